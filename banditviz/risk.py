@@ -1,0 +1,176 @@
+"""Ground truth and constants of risk-averse Pareto set identification (004_risk_averse.md).
+
+Arms have scalar rewards on [0, 1]; the objectives are the mean mu (maximise) and the scaled
+mean-variance risk xi = (sigma^2 - rho mu) / (3 + rho) (minimise), §1.1. An `Instance` of kind
+"distributions" stores them maximised as columns (mu, -xi); the functions here take (mu, xi).
+
+* Strict dominance ``j > i  <=>  mu_j > mu_i and xi_j < xi_i`` (l.61) and the Pareto set D+.
+* The gaps Delta_i of Eq. 1 (§1.1). They equal `banditviz.pareto.psi_gaps` of the points (mu, -xi)
+  whenever no two arms tie on a coordinate (weak and strict dominance then agree; tested); with ties
+  only the strict version here is the paper's, so it is computed directly.
+* Simple regret r_S = max_{i in S delta D+} Delta_i (Eq. 2-3, §1.4), registered as the per-round metric of
+  the "risk-averse" task, and the two epsilon-Pareto checks of §1.2 / §6 A3.
+* The confidence widths of Eq. 9, the default a of Theorem B.7, T* of §4.5 and the HVI reference point.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .instances import Instance
+from .metrics import RECOMMENDATION_METRICS
+
+DEFAULT_RHO = 0.01
+DEFAULT_DELTA = 0.05
+DEFAULT_EPSILON = 0.1
+
+
+def alpha(rho: float) -> float:
+    """Risk scale alpha = 1 / (3 + rho) used in all experiments (l.194)."""
+    return 1.0 / (3.0 + rho)
+
+
+def objectives(instance: Instance) -> tuple[np.ndarray, np.ndarray]:
+    """True (mu, xi) of a "distributions" instance (xi un-negated)."""
+    if instance.kind != "distributions":
+        raise ValueError(f"instance: the risk-averse task needs kind 'distributions', got {instance.kind!r}")
+    m = instance.means
+    return np.array(m[:, 0]), -np.array(m[:, 1])
+
+
+def xi_from_moments(mean: np.ndarray, second: np.ndarray, rho: float) -> np.ndarray:
+    """xi_hat = alpha (mu2_hat - mu_hat^2 - rho mu_hat) with the plug-in variance clipped at 0 (§1.3, A7)."""
+    var = np.maximum(second - mean * mean, 0.0)
+    return alpha(rho) * (var - rho * mean)
+
+
+def strict_dominance(mu: np.ndarray, xi: np.ndarray) -> np.ndarray:
+    """Boolean (K, K): ``D[j, i]`` iff j strictly dominates i (mu_j > mu_i and xi_j < xi_i), l.61."""
+    mu, xi = np.asarray(mu, float), np.asarray(xi, float)
+    return (mu[:, None] > mu[None, :]) & (xi[:, None] < xi[None, :])
+
+
+def pareto_mask(mu: np.ndarray, xi: np.ndarray) -> np.ndarray:
+    """D+ as a boolean K-vector: arms no other arm strictly dominates."""
+    return ~strict_dominance(mu, xi).any(axis=0)
+
+
+def gaps(mu: np.ndarray, xi: np.ndarray) -> np.ndarray:
+    """Delta_i of Eq. 1 (Kone et al. 2024 form): dominated arms first, then Pareto arms; empty min = +inf."""
+    mu, xi = np.asarray(mu, float), np.asarray(xi, float)
+    dom = strict_dominance(mu, xi)
+    P = ~dom.any(axis=0)
+    M = np.maximum(mu[:, None] - mu[None, :], xi[None, :] - xi[:, None])  # M[i, j] = M(i, j); m(i, j) = -M[i, j]
+    out = np.full(len(mu), np.inf)
+    for i in np.flatnonzero(~P):
+        out[i] = (-M[i])[P & dom[:, i]].max()
+    sub = np.flatnonzero(~P)
+    for i in np.flatnonzero(P):
+        others = P.copy()
+        others[i] = False
+        first = np.minimum(M[i, others], M[others, i]).min(initial=np.inf)
+        second = (np.maximum(M[sub, i], 0.0) + out[sub]).min(initial=np.inf)
+        out[i] = min(first, second)
+    return out
+
+
+def truth(instance: Instance) -> tuple[np.ndarray, np.ndarray]:
+    """(D+ mask, Delta) of an instance, cached on it."""
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        mu, xi = objectives(instance)
+        return pareto_mask(mu, xi), gaps(mu, xi)
+    return instance._cached("risk_truth", compute)
+
+
+def pareto_set(instance: Instance) -> tuple[int, ...]:
+    """The true Pareto set D+ (0-based arm indices) with the paper's strict dominance."""
+    return tuple(int(i) for i in np.flatnonzero(truth(instance)[0]))
+
+
+def regret_of_mask(S: np.ndarray, P: np.ndarray, delta: np.ndarray) -> float:
+    """r_S = max_{i in S symmetric-difference D+} Delta_i, 0 if S = D+ (Eq. 2-3)."""
+    wrong = np.asarray(S, bool) != P
+    return float(delta[wrong].max()) if wrong.any() else 0.0
+
+
+def simple_regret(instance: Instance, recommendation: tuple[int, ...] | None) -> dict[str, float]:
+    """Per-round metric of the "risk-averse" task: ``{"simple_regret": r_S}`` (no recommendation = empty set)."""
+    P, delta = truth(instance)
+    S = np.zeros(instance.K, dtype=bool)
+    if recommendation:
+        S[list(recommendation)] = True
+    return {"simple_regret": regret_of_mask(S, P, delta)}
+
+
+RECOMMENDATION_METRICS["risk-averse"] = simple_regret
+
+
+def is_eps_pareto(S: tuple[int, ...] | list[int], mu: np.ndarray, xi: np.ndarray, eps: float,
+                  strict: bool = True) -> bool:
+    """Whether S is an epsilon-Pareto set (§1.2, §6 A3).
+
+    ``strict=True``: l.71-72 (no member is eps-dominated; every non-member is eps-dominated, i.e.
+    mu_i <= mu_j - eps and xi_i >= xi_j + eps). ``strict=False``: the relaxed second condition of the
+    proof of Theorem B.11 (mu_i <= mu_j + eps and xi_i >= xi_j - eps). Decision: j ranges over j != i in
+    both conditions (with j = i and eps = 0 the literal text would reject every set).
+    """
+    mu, xi = np.asarray(mu, float), np.asarray(xi, float)
+    K = len(mu)
+    inside = np.zeros(K, dtype=bool)
+    inside[list(S)] = True
+    other = ~np.eye(K, dtype=bool)
+    eps_dom = (mu[:, None] <= mu[None, :] - eps) & (xi[:, None] >= xi[None, :] + eps) & other  # [i, j]
+    if eps_dom[inside].any():
+        return False
+    sign = -1.0 if strict else 1.0
+    covered = (mu[:, None] <= mu[None, :] - sign * eps) & (xi[:, None] >= xi[None, :] + sign * eps) & other
+    return bool(covered[~inside].any(axis=1).all())
+
+
+def precision_recall_f1(S: tuple[int, ...], truth_set: tuple[int, ...]) -> tuple[float, float, float]:
+    """Extras of §3 item 9 (not in the paper): precision, recall and F1 of S against D+."""
+    hit = len(set(S) & set(truth_set))
+    p = hit / len(S) if S else 0.0
+    r = hit / len(truth_set) if truth_set else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r > 0 else 0.0)
+
+
+# ---------------------------------------------------------------------- widths and constants (§2.0)
+def beta_fc(T: float, K: int, delta: float) -> float:
+    """Fixed-confidence width sqrt((4 / T) ln(8 K (log2 T)^2 / delta)), Eq. 9; needs T >= 2."""
+    if T < 2:
+        raise ValueError(f"T: the fixed-confidence width needs T >= 2 pulls, got {T}")
+    lg = math.log2(T)
+    return math.sqrt(4.0 / T * math.log(8.0 * K * lg * lg / delta))
+
+
+def beta_fb(T: float, a: float) -> float:
+    """Fixed-budget width sqrt(a / T), Eq. 9."""
+    return math.sqrt(a / T)
+
+
+def default_a(n: int, K: int, eps: float) -> float:
+    """a = (n - 2K) eps^2 / (16 K), the largest value Theorem B.7 allows (l.188, l.405-409)."""
+    if n <= 2 * K:
+        raise ValueError(f"horizon: the fixed-budget width needs a budget n > 2K = {2 * K}, got {n}")
+    return (n - 2 * K) * eps * eps / (16.0 * K)
+
+
+def t_star(K: int, eps: float, delta: float) -> int:
+    """T* = max{T >= 2 : beta_fc(T) >= eps / 2} (§4.5): RAMGapEc pulls no arm more than T* + 1 times."""
+    if eps <= 0:
+        raise ValueError(f"epsilon: T* is finite only for epsilon > 0, got {eps}")
+    lo, hi = 2, 4
+    while beta_fc(hi, K, delta) >= eps / 2:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:  # beta_fc decreasing for T >= 2: beta(lo) >= eps/2 > beta(hi)
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if beta_fc(mid, K, delta) >= eps / 2 else (lo, mid)
+    return lo
+
+
+def hvi_reference(rho: float) -> tuple[float, float]:
+    """HVI-Pareto reference point (R_mu, R_xi) = (0, 0.25 / (3 + rho)), l.778."""
+    return 0.0, 0.25 * alpha(rho)
