@@ -1,0 +1,225 @@
+"""The algorithm contract (DESIGN.md, "The engine contract"), `RoundState` and the registry.
+
+An algorithm is constructed with its parameters, then driven by the engine:
+``reset(problem, rng)`` once, then each round ``select(t) -> arm`` and ``update(arm, reward)``;
+``state()`` is called only at snapshot rounds. ``done`` turns True when an identification
+algorithm stops; ``recommendation`` is its answer (a tuple of arm indices) or None.
+An algorithm sees only the `Problem`: never the true means.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+STATUS_NAMES = ("active", "accepted", "rejected", "candidate")
+ACTIVE, ACCEPTED, REJECTED, CANDIDATE = range(4)
+TASKS = ("identify", "regret", "lexicographic", "risk-averse")
+KINDS = ("means", "linear", "contextual", "distributions")
+
+
+class Problem:
+    """What a learner may know about an instance.
+
+    ``context`` is the K x d matrix of arm features for the current round: constant for a
+    linear instance, refreshed by the engine before every ``select`` for a contextual one, and
+    None for instances without features. ``sigma`` is the noise scale the learner is told
+    (the sub-Gaussian constant R of the papers).
+    """
+
+    def __init__(
+        self,
+        *,
+        K: int,
+        L: int,
+        kind: str,
+        horizon: int,
+        noise: str,
+        sigma: float,
+        objective_names: tuple[str, ...],
+        context: np.ndarray | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        self.K = K
+        self.L = L
+        self.kind = kind
+        self.horizon = horizon
+        self.noise = noise
+        self.sigma = sigma
+        self.objective_names = objective_names
+        self.context = context
+        self.params = dict(params or {})
+
+    @property
+    def d(self) -> int | None:
+        return None if self.context is None else int(self.context.shape[1])
+
+
+@dataclass
+class RoundState:
+    """What a picture needs at one round (after the update of round ``t``).
+
+    ``estimates``, ``lower`` and ``upper`` are K x L in the maximised orientation (NaN where the
+    algorithm has no value yet); ``status`` holds one code of `STATUS_NAMES` per arm; ``front`` is
+    the algorithm's current estimated front; ``extras`` carries algorithm-specific arrays (design
+    weights, samples, phase...) and ``events`` one plain-English sentence per thing that happened.
+    """
+
+    t: int
+    estimates: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    status: np.ndarray
+    front: tuple[int, ...]
+    pulled: int | None
+    counts: np.ndarray
+    extras: dict[str, Any] = field(default_factory=dict)
+    events: tuple[str, ...] = ()
+
+    @property
+    def status_names(self) -> list[str]:
+        return [STATUS_NAMES[s] for s in self.status]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One algorithm parameter: default, allowed range and one-line help for the app's forms."""
+
+    name: str
+    default: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] | None = None
+
+    @property
+    def type(self) -> type:
+        return type(self.default) if self.default is not None else float
+
+    def validate(self, value: Any, owner: str) -> Any:
+        """Return ``value`` coerced to the parameter's type, or raise ValueError naming it."""
+        where = f"{owner} parameter '{self.name}'"
+        if self.choices is not None:
+            if value not in self.choices:
+                raise ValueError(f"{where}: must be one of {list(self.choices)}, got {value!r}")
+            return value
+        kind = self.type
+        if kind is bool:
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{where}: must be true or false, got {value!r}")
+            return bool(value)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ValueError(f"{where}: must be a number, got {value!r}")
+        if kind is int:
+            if not math.isfinite(float(value)) or float(value) != math.floor(float(value)):
+                raise ValueError(f"{where}: must be a whole number, got {value!r}")
+            value = int(value)
+        else:
+            value = float(value)
+            if not math.isfinite(value):
+                raise ValueError(f"{where}: must be a finite number, got {value!r}")
+        if self.low is not None and value < self.low:
+            raise ValueError(f"{where}: must be >= {self.low}, got {value!r}")
+        if self.high is not None and value > self.high:
+            raise ValueError(f"{where}: must be <= {self.high}, got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """A registry entry: what the app needs to list, describe and build an algorithm."""
+
+    name: str
+    cls: type[Algorithm]
+    paper: str
+    task: str
+    kinds: tuple[str, ...]
+    params: tuple[Param, ...]
+    summary: str
+    recommends_every_round: bool = False
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}
+
+    def validate(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Paper defaults overridden by ``params``, each checked against its range."""
+        known = {p.name: p for p in self.params}
+        unknown = sorted(set(params) - set(known))
+        if unknown:
+            raise ValueError(
+                f"{self.name}: unknown parameter(s) {unknown}; allowed: {sorted(known) or 'none'}"
+            )
+        out = self.defaults()
+        for key, value in params.items():
+            out[key] = known[key].validate(value, self.name)
+        return out
+
+    def make(self, **params: Any) -> Algorithm:
+        return self.cls(**self.validate(params))
+
+
+ALGORITHMS: dict[str, AlgorithmSpec] = {}
+
+
+def register(
+    name: str,
+    *,
+    paper: str,
+    task: str,
+    kinds: tuple[str, ...],
+    params: tuple[Param, ...] = (),
+    summary: str = "",
+    recommends_every_round: bool = False,
+):
+    """Class decorator adding an algorithm to `ALGORITHMS` under ``name``."""
+    if task not in TASKS:
+        raise ValueError(f"task: must be one of {TASKS}, got {task!r}")
+    bad = set(kinds) - set(KINDS)
+    if bad:
+        raise ValueError(f"kinds: must be among {KINDS}, got {sorted(bad)}")
+
+    def wrap(cls: type[Algorithm]) -> type[Algorithm]:
+        if name in ALGORITHMS:
+            raise ValueError(f"algorithm {name!r} is registered twice")
+        spec = AlgorithmSpec(name, cls, paper, task, tuple(kinds), tuple(params),
+                             summary or (cls.__doc__ or "").strip().split("\n")[0],
+                             recommends_every_round)
+        cls.spec = spec
+        ALGORITHMS[name] = spec
+        return cls
+
+    return wrap
+
+
+class Algorithm:
+    """Base class: stores validated parameters; subclasses implement the contract."""
+
+    spec: ClassVar[AlgorithmSpec]
+    done: bool = False
+    recommendation: tuple[int, ...] | None = None
+
+    def __init__(self, **params: Any) -> None:
+        self.params = params
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        raise NotImplementedError
+
+    def select(self, t: int) -> int:
+        raise NotImplementedError
+
+    def update(self, arm: int, reward: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def state(self) -> RoundState:
+        raise NotImplementedError
+
+
+def get_algorithm(name: str) -> AlgorithmSpec:
+    """The registry entry for ``name``, or ValueError listing the known names."""
+    try:
+        return ALGORITHMS[name]
+    except KeyError:
+        raise ValueError(f"algorithm: unknown name {name!r}; known: {sorted(ALGORITHMS)}") from None

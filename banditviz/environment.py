@@ -1,0 +1,74 @@
+"""Seeded reward sampling with common random numbers (DESIGN.md, "The engine contract").
+
+One seed fixes three independent streams (``SeedSequence(seed).spawn(3)``, 000_PFIwR.md §5
+"Reproducibility"): the arms' noise, the contexts, and the policy's own randomness. The noise
+stream is split further into one stream per arm, consumed in blocks: the n-th pull of arm a gets
+the same noise whatever the algorithm did before, so two algorithms run with one seed see the same
+noise for the same pull. Contexts are drawn one K x d block per round, in round order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .instances import Instance, sample_contexts
+
+BLOCK = 256
+
+
+class Environment:
+    """Draws rewards for an `Instance`; knows the truth, which the learner never sees."""
+
+    def __init__(self, instance: Instance, seed: int) -> None:
+        self.instance = instance
+        noise_ss, context_ss, policy_ss = np.random.SeedSequence(seed).spawn(3)
+        self.policy_rng = np.random.default_rng(policy_ss)
+        self._context_rng = np.random.default_rng(context_ss)
+        self._arm_rngs = [np.random.default_rng(s) for s in noise_ss.spawn(instance.K)]
+        self._buffers: list[np.ndarray | None] = [None] * instance.K
+        self._pos = np.zeros(instance.K, dtype=np.int64)
+        self.context: np.ndarray | None = instance.features
+        self.means: np.ndarray | None = instance.means
+
+    def next_round(self) -> None:
+        """Draw this round's contexts (contextual instances only) and the true means they imply."""
+        inst = self.instance
+        if inst.kind == "contextual":
+            self.context = sample_contexts(self._context_rng, inst.K, inst.d, inst.context)  # type: ignore[arg-type]
+            self.means = self.context @ inst.theta
+
+    def _block(self, arm: int) -> np.ndarray:
+        """The next BLOCK raw draws of ``arm``'s stream (standard normals, uniforms or samples)."""
+        inst, rng = self.instance, self._arm_rngs[arm]
+        if inst.kind == "distributions":
+            spec = inst.distributions[arm]
+            fam = spec["family"]
+            if fam == "beta":
+                return rng.beta(spec["a"], spec["b"], size=(BLOCK, 1))
+            if fam == "bernoulli":
+                return (rng.random((BLOCK, 1)) < spec["p"]).astype(float)
+            return rng.uniform(spec["low"], spec["high"], size=(BLOCK, 1))
+        if inst.noise == "gaussian":
+            return rng.standard_normal((BLOCK, inst.L))
+        if inst.noise == "bernoulli":
+            return rng.random((BLOCK, inst.L))
+        mu = inst.means[arm]  # type: ignore[index]
+        c = inst.concentration
+        return rng.beta(c * mu, c * (1 - mu), size=(BLOCK, inst.L))
+
+    def _draw(self, arm: int) -> np.ndarray:
+        pos = self._pos[arm] % BLOCK
+        if pos == 0:
+            self._buffers[arm] = self._block(arm)
+        self._pos[arm] += 1
+        return self._buffers[arm][pos]  # type: ignore[index]
+
+    def pull(self, arm: int) -> np.ndarray:
+        """One observed reward vector (length `Instance.reward_dim`) for ``arm`` at this round."""
+        raw = self._draw(arm)
+        inst = self.instance
+        if inst.kind == "distributions" or inst.noise == "beta":
+            return raw.copy()
+        if inst.noise == "bernoulli":
+            return (raw < self.means[arm]).astype(float)  # type: ignore[index]
+        return self.means[arm] + inst.sigma * raw  # type: ignore[index]

@@ -1,0 +1,40 @@
+"""Size limits shared by the API and the app, so that no input makes one session allocate more than a
+few hundred MB (issue "Reliability and safety"). Each check raises ValueError naming the field."""
+
+from __future__ import annotations
+
+MAX_ARMS = 1000
+MAX_OBJECTIVES = 8
+MAX_DIM = 64
+MAX_HORIZON = 10_000_000
+MAX_SNAPSHOTS = 300
+MAX_SEED = 2**32 - 1
+MAX_SEEDS = 10_000
+MAX_UPLOAD_BYTES = 1_000_000
+# horizon x K x snapshots bounds the memory of one trace (snapshots are K x L arrays, rounds are rows).
+MAX_WORK = 2_000_000_000
+
+
+def check_int(name: str, value: object, low: int, high: int) -> int:
+    """``value`` as an int in [low, high], or ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            as_float = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}: must be a whole number in [{low}, {high}], got {value!r}") from None
+        if not as_float.is_integer():
+            raise ValueError(f"{name}: must be a whole number in [{low}, {high}], got {value!r}")
+        value = int(as_float)
+    if not low <= value <= high:
+        raise ValueError(f"{name}: must be in [{low}, {high}], got {value}")
+    return value
+
+
+def check_run_size(horizon: int, K: int, snapshots: int) -> None:
+    """Reject runs whose horizon x K x snapshots product would exhaust a session's memory."""
+    work = horizon * K * max(snapshots, 1)
+    if work > MAX_WORK:
+        raise ValueError(
+            f"horizon x arms x snapshots: {horizon} x {K} x {snapshots} = {work:,} exceeds {MAX_WORK:,}; "
+            "lower the horizon, the number of arms or the number of snapshots"
+        )

@@ -1,0 +1,68 @@
+"""Regret and identification metrics, computed from the truth (never seen by the learner).
+
+* Per pulled arm: Pareto regret Delta^PR and effective Pareto regret Delta^EPR (002_MOL_TS.md §2.3,
+  §2.5); for the lexicographic task, the general regret per objective R^i (003_lexicographic.md
+  §1.3 eq. (4)) and the priority-based regret (eq. (1)).
+* Per recommendation: ``error`` (the recommended set is not the true Pareto set) for identification;
+  other tasks may register their own in `RECOMMENDATION_METRICS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from . import pareto
+from .instances import Instance
+
+
+def arm_regrets(means: np.ndarray, task: str) -> dict[str, np.ndarray]:
+    """Instantaneous regret of pulling each arm (K-vectors), for fixed means (K x L)."""
+    out = {"pareto_regret": pareto.pareto_gap(means), "effective_regret": pareto.effective_gap(means)}
+    if task == "lexicographic":
+        out.update(lexicographic_regrets(means))
+    return out
+
+
+def pulled_regrets(means: np.ndarray, arm: int, task: str) -> dict[str, float]:
+    """Instantaneous regrets of one pull when the means change every round (contextual)."""
+    gap = np.maximum(0.0, (means - means[arm]).min(axis=1).max())
+    out = {"pareto_regret": float(gap), "effective_regret": float(pareto.effective_gap_of(means, arm))}
+    if task == "lexicographic":
+        out.update({k: float(v[arm]) for k, v in lexicographic_regrets(means).items()})
+    return out
+
+
+def lexicographic_regrets(means: np.ndarray, atol: float = 1e-12) -> dict[str, np.ndarray]:
+    """General regret mu^i(x*) - mu^i(x) (eq. 4) and priority regret (eq. 1) of each arm, per objective."""
+    best = means[pareto.lex_optimal(means, atol=atol)[0]]
+    diff = best[None, :] - means
+    equal_before = np.cumprod(np.abs(diff) <= atol, axis=1)  # [k, i]: equal on objectives 1..i
+    gate = np.concatenate([np.ones((means.shape[0], 1)), equal_before[:, :-1]], axis=1)
+    out = {}
+    for i in range(means.shape[1]):
+        out[f"lex_regret_{i + 1}"] = diff[:, i]
+        out[f"priority_regret_{i + 1}"] = diff[:, i] * gate[:, i]
+    return out
+
+
+def identification_error(instance: Instance, recommendation: tuple[int, ...] | None) -> dict[str, float]:
+    """1 when the recommended set differs from the true Pareto set (or there is none yet), else 0."""
+    wrong = recommendation is None or set(recommendation) != set(instance.pareto_set)
+    return {"error": float(wrong)}
+
+
+RecommendationMetric = Callable[[Instance, "tuple[int, ...] | None"], dict[str, float]]
+RECOMMENDATION_METRICS: dict[str, RecommendationMetric] = {"identify": identification_error}
+
+
+def f1_score(recommended: tuple[int, ...] | None, truth: tuple[int, ...]) -> float:
+    """F1 of a recommended set against the true set (0 when nothing is recommended)."""
+    if not recommended:
+        return 0.0
+    hit = len(set(recommended) & set(truth))
+    if hit == 0:
+        return 0.0
+    precision, recall = hit / len(set(recommended)), hit / len(set(truth))
+    return 2 * precision * recall / (precision + recall)

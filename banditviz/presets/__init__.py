@@ -1,0 +1,2 @@
+"""The papers' instance presets; importing this package fills `banditviz.instances.PRESETS`."""
+from . import risk_averse  # noqa: F401

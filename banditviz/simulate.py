@@ -1,0 +1,107 @@
+"""Run one (instance, algorithm, seed) to a `Trace` (DESIGN.md, "The engine contract")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import limits
+from .algorithms.base import AlgorithmSpec, Problem, get_algorithm
+from .environment import Environment
+from .instances import Instance
+from .metrics import RECOMMENDATION_METRICS, arm_regrets, pulled_regrets
+from .trace import Trace
+
+
+def snapshot_rounds(horizon: int, n: int) -> np.ndarray:
+    """At most ``n`` distinct rounds in [1, horizon], quadratically spaced (dense early), ending at horizon."""
+    if n <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if horizon <= n:
+        return np.arange(1, horizon + 1, dtype=np.int64)
+    k = np.arange(1, n + 1)
+    target = np.ceil(horizon * (k / n) ** 2).astype(np.int64)
+    return np.unique(np.minimum(np.maximum(target, k), horizon))  # t_k >= k keeps early rounds apart
+
+
+def make_problem(instance: Instance, horizon: int, context: np.ndarray | None) -> Problem:
+    """The learner's view of ``instance``."""
+    return Problem(K=instance.K, L=instance.L, kind=instance.kind, horizon=horizon, noise=instance.noise,
+                   sigma=instance.sigma, objective_names=instance.objective_names, context=context,
+                   params={"rho": instance.rho} if instance.kind == "distributions" else {})
+
+
+def resolve(algorithm: str | AlgorithmSpec, instance: Instance) -> AlgorithmSpec:
+    spec = algorithm if isinstance(algorithm, AlgorithmSpec) else get_algorithm(algorithm)
+    if instance.kind not in spec.kinds:
+        raise ValueError(
+            f"algorithm: {spec.name} runs on instance kinds {list(spec.kinds)}, not on {instance.kind!r}"
+        )
+    return spec
+
+
+def run(
+    instance: Instance,
+    algorithm: str | AlgorithmSpec,
+    horizon: int,
+    seed: int = 0,
+    snapshots: int = 200,
+    **params: Any,
+) -> Trace:
+    """Play ``algorithm`` on ``instance`` for at most ``horizon`` rounds (fewer if it stops).
+
+    Same inputs and seed give the same trace bit for bit; the environment's noise depends only on
+    (seed, arm, pull index), so algorithms compared on one seed see the same noise.
+    """
+    spec = resolve(algorithm, instance)
+    horizon = limits.check_int("horizon", horizon, 1, limits.MAX_HORIZON)
+    seed = limits.check_int("seed", seed, 0, limits.MAX_SEED)
+    snapshots = limits.check_int("snapshots", snapshots, 0, limits.MAX_SNAPSHOTS)
+    limits.check_run_size(horizon, instance.K, snapshots)
+    alg = spec.make(**params)
+    env = Environment(instance, seed)
+    problem = make_problem(instance, horizon, env.context)
+    alg.reset(problem, env.policy_rng)
+
+    contextual = instance.kind == "contextual"
+    rec_metric = RECOMMENDATION_METRICS.get(spec.task) if spec.recommends_every_round else None
+    snap_at = set(snapshot_rounds(horizon, snapshots).tolist())
+    arms = np.empty(horizon, dtype=np.int64)
+    rewards = np.empty((horizon, instance.reward_dim))
+    per_round: dict[str, list[float]] = {}
+    states, truth = [], []
+    t = 0
+    for t in range(1, horizon + 1):
+        if contextual:
+            env.next_round()
+            problem.context = env.context
+        if getattr(alg, "sees_truth", False):  # only the reference oracles of 002 §3.5 see the truth
+            problem.params["true_means"] = env.means
+        arm = int(alg.select(t))
+        if not 0 <= arm < instance.K:
+            raise RuntimeError(f"{spec.name} selected arm {arm}, outside [0, {instance.K})")
+        reward = env.pull(arm)
+        alg.update(arm, reward)
+        arms[t - 1] = arm
+        rewards[t - 1] = reward
+        values = pulled_regrets(env.means, arm, spec.task) if contextual else {}
+        if rec_metric is not None:
+            values.update(rec_metric(instance, alg.recommendation))
+        for key, value in values.items():
+            per_round.setdefault(key, []).append(value)
+        if t in snap_at or (alg.done and snapshots):
+            states.append(alg.state())
+            if contextual:
+                truth.append(env.means.copy())
+        if alg.done:
+            break
+    arms, rewards = arms[:t], rewards[:t]
+    metrics = {} if contextual else {k: v[arms] for k, v in arm_regrets(instance.means, spec.task).items()}
+    metrics.update({k: np.asarray(v) for k, v in per_round.items()})
+    return Trace(
+        instance=instance, algorithm=spec.name, params=spec.validate(params), seed=seed, horizon=horizon,
+        arms=arms, rewards=rewards, metrics=metrics, snapshots=states,
+        recommendation=alg.recommendation, stopped_at=t if alg.done else None,
+        snapshot_means=np.stack(truth) if truth else None,
+    )

@@ -1,0 +1,156 @@
+"""`Trace`: the columnar record of one run (per-round arrays plus `RoundState` snapshots).
+
+Saved as one ``.npz`` (numpy arrays, no pickle) holding the instance and metadata as JSON, so a saved
+trace reloads bit for bit: floats are stored as arrays or as JSON with round-trip precision.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .algorithms.base import RoundState
+from .instances import Instance
+
+_SNAPSHOT_ARRAYS = ("estimates", "lower", "upper", "status", "counts")
+
+
+def _encode(value: Any) -> Any:
+    """JSON-ready form of snapshot extras: arrays and tuples are tagged so that they come back as such."""
+    if isinstance(value, np.ndarray):
+        return {"__array__": _encode(value.tolist()), "dtype": value.dtype.str, "shape": list(value.shape)}
+    if isinstance(value, np.generic):
+        return _encode(value.item())
+    if isinstance(value, tuple):
+        return {"__tuple__": [_encode(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _encode(v) for k, v in value.items()}
+    if isinstance(value, float) and not np.isfinite(value):
+        return {"__float__": repr(value)}
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "__array__" in value:
+            return np.array(_decode(value["__array__"]), dtype=np.dtype(value["dtype"])).reshape(value["shape"])
+        if "__tuple__" in value:
+            return tuple(_decode(v) for v in value["__tuple__"])
+        if "__float__" in value:
+            return float(value["__float__"])
+        return {k: _decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
+@dataclass
+class Trace:
+    """Everything recorded about one (instance, algorithm, seed) run.
+
+    ``arms[t-1]`` and ``rewards[t-1]`` belong to round t; ``metrics`` maps a name (``pareto_regret``,
+    ``effective_regret``, ``error``...) to one instantaneous value per round; ``snapshot_means`` holds
+    the true means at each snapshot round for contextual instances (None otherwise).
+    """
+
+    instance: Instance
+    algorithm: str
+    params: dict[str, Any]
+    seed: int
+    horizon: int
+    arms: np.ndarray
+    rewards: np.ndarray
+    metrics: dict[str, np.ndarray]
+    snapshots: list[RoundState]
+    recommendation: tuple[int, ...] | None = None
+    stopped_at: int | None = None
+    snapshot_means: np.ndarray | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rounds(self) -> int:
+        """Number of rounds actually played (the horizon, or the stopping round)."""
+        return len(self.arms)
+
+    @property
+    def snapshot_rounds(self) -> np.ndarray:
+        return np.array([s.t for s in self.snapshots], dtype=np.int64)
+
+    def cumulative(self, name: str) -> np.ndarray:
+        return np.cumsum(self.metrics[name])
+
+    def truth_at(self, index: int) -> np.ndarray | None:
+        """True means (K x L) at snapshot ``index``: fixed means, or that round's contextual means."""
+        if self.snapshot_means is not None:
+            return self.snapshot_means[index]
+        return self.instance.means
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per round: round, arm, one reward column per observed value, each metric."""
+        data: dict[str, Any] = {"round": np.arange(1, self.rounds + 1), "arm": self.arms}
+        names = ("sample",) if self.instance.reward_dim == 1 else self.instance.objective_names
+        for j, name in enumerate(names):
+            data[f"reward[{name}]"] = self.rewards[:, j]
+        data.update(self.metrics)
+        return pd.DataFrame(data)
+
+    # ------------------------------------------------------------------ save / load
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write an .npz atomically (temporary file, then rename): never a half-written file."""
+        path = Path(path)
+        meta = {
+            "instance": self.instance.to_dict(), "algorithm": self.algorithm, "params": _encode(self.params),
+            "seed": self.seed, "horizon": self.horizon, "stopped_at": self.stopped_at,
+            "recommendation": None if self.recommendation is None else list(self.recommendation),
+            "metric_names": list(self.metrics), "info": _encode(self.info),
+            "snapshots": [{"t": s.t, "front": list(s.front), "pulled": s.pulled, "events": list(s.events),
+                           "extras": _encode(s.extras)} for s in self.snapshots],
+        }
+        arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta)), "arms": self.arms,
+                                         "rewards": self.rewards}
+        for i, name in enumerate(self.metrics):
+            arrays[f"metric_{i}"] = self.metrics[name]
+        for key in _SNAPSHOT_ARRAYS:
+            if self.snapshots:
+                arrays[f"snap_{key}"] = np.stack([getattr(s, key) for s in self.snapshots])
+        if self.snapshot_means is not None:
+            arrays["snapshot_means"] = self.snapshot_means
+        fd, tmp = tempfile.mkstemp(dir=path.parent or ".", suffix=".npz.tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                np.savez_compressed(fh, **arrays)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        return path
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Trace:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            arrays = {k: z[k] for k in z.files}
+        snaps = []
+        for i, s in enumerate(meta["snapshots"]):
+            fields = {key: arrays[f"snap_{key}"][i] for key in _SNAPSHOT_ARRAYS}
+            snaps.append(RoundState(t=s["t"], front=tuple(s["front"]), pulled=s["pulled"],
+                                    events=tuple(s["events"]), extras=_decode(s["extras"]), **fields))
+        rec = meta["recommendation"]
+        return cls(
+            instance=Instance.from_dict(meta["instance"]), algorithm=meta["algorithm"],
+            params=_decode(meta["params"]), seed=meta["seed"], horizon=meta["horizon"],
+            arms=arrays["arms"], rewards=arrays["rewards"],
+            metrics={name: arrays[f"metric_{i}"] for i, name in enumerate(meta["metric_names"])},
+            snapshots=snaps, recommendation=None if rec is None else tuple(rec),
+            stopped_at=meta["stopped_at"], snapshot_means=arrays.get("snapshot_means"),
+            info=_decode(meta["info"]),
+        )
