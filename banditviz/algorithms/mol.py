@@ -1,0 +1,343 @@
+"""Multi-objective linear contextual bandits minimising Pareto regret (002_MOL_TS.md, Park, Ann & Oh, NeurIPS 2025).
+
+* ``mol_ts``: MOL-TS, Algorithm 1 (§3.1): M Gaussian samples per objective shared by all arms, each arm
+  takes its best sample per objective (optimistic sampling, Eq. 2), then a uniform pick from the
+  effective Pareto front of the sampled vectors (Eq. 3).  ``mol_ts_m1`` is the paper's M = 1 ablation.
+* ``mol_ucb``: MOGLM-UCB of Lu et al. (IJCAI 2019) specialised to the linear model (§3.2, D5).
+* ``mol_eps_greedy``: MOL-epsilon-greedy (§3.3, D6).
+* ``oracle_effective`` / ``oracle_pareto`` / ``random_arm``: the reference policies of §3.5 (not in the
+  paper, D21).  The two oracles read the true means of the round, which the engine hands only to classes
+  with ``sees_truth = True`` (``problem.params["true_means"]``).
+
+All learners share one ridge estimate with one Gram matrix for the L objectives (§3, D15), updated by
+Sherman-Morrison (`SharedRidge`): a round costs O(K d L M + d^3) plus the front computation.
+Defaults (§9): lambda = 1, delta = 0.05, R = the instance's noise sigma (D4); M from Theorem 2 (D2);
+the exploration scale c = gamma = alpha c_{1,t}(delta) with alpha = 0.1 (D1: **our calibration, not the
+paper's value**; conclusions depend on it, alpha = 1 is the theory radius).
+
+Decision (spec silent): a `RoundState` shows what the algorithm saw when it chose the arm of round t
+(theta_hat_t, V_t and the round-t contexts), so that the samples, boxes and fronts explain the pull;
+``counts`` include the pull.  Boxes are cubes of half-width (radius) ||x||_{V^{-1}} (§8): the radius is
+c for MOL-TS, gamma_t for MOL-UCB and the theory radius c_{1,t}(delta) for epsilon-greedy.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import pareto
+from ..estimators import SharedRidge
+from .base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
+
+PAPER = "Park, Ann & Oh (NeurIPS 2025)"
+KINDS = ("contextual", "linear")
+ANTI_CONCENTRATION = 0.15  # p of Lemma 1 (L806): P(N(0,1) >= 1) >= 0.15
+
+
+def confidence_radius(t: int, d: int, L: int, lam: float = 1.0, delta: float = 0.05, R: float = 1.0) -> float:
+    """c_{1,t}(delta) = R sqrt(d log((1 + (t-1)/(lam d)) / (delta/L))) + sqrt(lam) (002 §3.1, L205/L849)."""
+    if t < 1:
+        raise ValueError(f"t: round must be >= 1, got {t}")
+    return R * math.sqrt(d * math.log((1 + (t - 1) / (lam * d)) / (delta / L))) + math.sqrt(lam)
+
+
+def theorem2_samples(L: int) -> int:
+    """M = ceil(1 - log L / log(1 - p)) with p = 0.15 (Theorem 2, L239): 1, 6, 10, 14 for L = 1, 2, 4, 8."""
+    if L < 1:
+        raise ValueError(f"L: number of objectives must be >= 1, got {L}")
+    return math.ceil(1 - math.log(L) / math.log(1 - ANTI_CONCENTRATION))
+
+
+def _indices(mask: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.flatnonzero(mask))
+
+
+def _hull(vectors: np.ndarray) -> np.ndarray | None:
+    """Drawing of the effective front of ``vectors``: the 2-D upper-hull polyline or the 3-D efficient facets."""
+    if vectors.shape[1] == 2:
+        return pareto.upper_hull_2d(vectors)
+    if vectors.shape[1] == 3:
+        return pareto.efficient_facets_3d(vectors)
+    return None
+
+
+_RADIUS_PARAMS = (
+    Param("c_mode", "scaled", "exploration scale: alpha * c_1t ('scaled'), c_1t of Theorem 2 ('theory') or c",
+          choices=("scaled", "theory", "constant")),
+    Param("alpha", 0.1, "multiplier of c_1t in 'scaled' mode (our calibration 0.1, 002 §9 D1; 1 = theory)",
+          low=0.0, high=100.0),
+    Param("c", 1.0, "the constant scale in 'constant' mode", low=0.0, high=100.0),
+)
+_RIDGE_PARAMS = (
+    Param("lam", 1.0, "ridge regulariser lambda (002 §9 D4)", low=1e-6, high=1e6),
+    Param("delta", 0.05, "confidence level delta of c_1t (002 §9 D4)", low=1e-9, high=0.999),
+)
+
+
+class _MOLinear(Algorithm):
+    """Shared state of the linear learners: ridge estimate, the round's contexts, estimates and widths."""
+
+    sees_truth = False
+    vector_name = "estimates"
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        if problem.kind not in KINDS:
+            raise ValueError(f"problem: {self.spec.name} needs arm contexts (instance kind 'contextual' or 'linear')")
+        self.problem, self.rng = problem, rng
+        self.K, self.L = problem.K, problem.L
+        self.ridge: SharedRidge | None = None  # built at the first round, when the contexts (and d) are known
+        self.counts = np.zeros(self.K, dtype=np.int64)
+        self.t, self.last, self.radius = 0, None, 0.0
+        self.events: list[str] = []
+
+    def c1(self, t: int) -> float:
+        """c_{1,t}(delta) for this problem (R = the noise sigma the learner is told)."""
+        p = self.params
+        return confidence_radius(t, self.d, self.L, p.get("lam", 1.0), p.get("delta", 0.05), self.problem.sigma)
+
+    def scale(self, t: int) -> float:
+        """The exploration scale of D1: alpha c_{1,t}, c_{1,t} or the constant c."""
+        mode = self.params["c_mode"]
+        if mode == "constant":
+            return self.params["c"]
+        return self.c1(t) * (self.params["alpha"] if mode == "scaled" else 1.0)
+
+    def _observe(self, t: int) -> None:
+        """Read the round's contexts; point estimates x' theta_hat and widths ||x||_{V^{-1}} (§8)."""
+        self.t = t
+        self.X = np.asarray(self.problem.context, dtype=float)
+        if self.ridge is None:
+            self.d = self.X.shape[1]
+            self.ridge = SharedRidge(self.d, self.L, self.params.get("lam", 1.0))
+        self.theta_hat = self.ridge.theta.copy()
+        self.estimates = self.X @ self.theta_hat
+        self.widths = self.ridge.widths(self.X)
+        self.events = []
+
+    def _pick(self, mask: np.ndarray, what: str) -> int:
+        """A uniform arm of ``mask`` (uniform over arms, not weights: D9), with the sentence saying why."""
+        members = np.flatnonzero(mask)
+        arm = int(members[self.rng.integers(members.size)])
+        self.events.append(f"arm {arm} drawn uniformly from the {members.size} arm(s) of {what}")
+        return arm
+
+    def update(self, arm: int, reward: np.ndarray) -> None:
+        self.ridge.update(self.X[arm], np.asarray(reward, dtype=float))
+        self.counts[arm] += 1
+        self.last = arm
+
+    def ranked(self) -> np.ndarray:
+        """The vectors the algorithm compared this round (samples, UCB vectors or estimates)."""
+        return self.estimates
+
+    def front_mask(self, vectors: np.ndarray) -> np.ndarray:
+        """The algorithm's current front of ``vectors`` (status CANDIDATE)."""
+        return pareto.pareto_mask(vectors)
+
+    def effective_mask(self, vectors: np.ndarray) -> np.ndarray:
+        """The effective Pareto front of ``vectors`` (computed at snapshot rounds only, unless cached)."""
+        return pareto.effective_pareto_mask(vectors)
+
+    def state(self) -> RoundState:
+        vectors = self.ranked()
+        front = self.front_mask(vectors)
+        half = self.radius * self.widths[:, None]
+        extras = {
+            "pareto_front": _indices(pareto.pareto_mask(vectors)),
+            "effective_front": _indices(self.effective_mask(vectors)),
+            "hull": _hull(vectors),
+            "radius": self.radius,
+            "widths": self.widths.copy(),
+            "theta_hat": self.theta_hat,
+        }
+        extras.update(self.extras())
+        return RoundState(
+            t=self.t, estimates=self.estimates.copy(), lower=self.estimates - half, upper=self.estimates + half,
+            status=np.where(front, CANDIDATE, ACTIVE).astype(np.int8), front=_indices(front), pulled=self.last,
+            counts=self.counts.copy(), extras=extras,
+            events=(*self.events, self._fronts_sentence(extras["pareto_front"], extras["effective_front"])),
+        )
+
+    def _fronts_sentence(self, pareto_front: tuple[int, ...], effective_front: tuple[int, ...]) -> str:
+        """Why the two fronts differ: the Pareto-optimal arms that a mixture of other arms dominates."""
+        out = (f"{len(effective_front)} of the {len(pareto_front)} Pareto-optimal {self.vector_name} "
+               "are on the effective front")
+        beaten = sorted(set(pareto_front) - set(effective_front))
+        if beaten:
+            out += f"; arm(s) {', '.join(map(str, beaten))} are Pareto optimal but beaten by a mixture of other arms"
+        return out
+
+    def extras(self) -> dict:
+        return {}
+
+
+@register("mol_ts", paper=PAPER, task="regret", kinds=KINDS,
+          params=(Param("M", 0, "samples per objective; 0 = Theorem 2's ceil(1 - log L / log 0.85)", low=0, high=64),
+                  *_RADIUS_PARAMS, *_RIDGE_PARAMS),
+          summary="MOL-TS: optimistic Thompson samples per objective, uniform arm of their effective Pareto front.")
+class MOLTS(_MOLinear):
+    """MOL-TS (Algorithm 1): theta~ ~ N(theta_hat, c^2 V^{-1}), M per objective shared across arms (§3.1).
+
+    mu~_{a}^(l) = max_m x_a' theta~_m^(l) (Eq. 2); a_t uniform over the effective Pareto front of mu~ (Eq. 3).
+    Sampling: theta~ = theta_hat + c S z with V^{-1} = S S' (Cholesky of the symmetrised Sherman-Morrison
+    inverse), z ~ N(0, I_d); M L d standard normals are drawn per round, then one uniform index.
+    """
+
+    vector_name = "sampled vectors"
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        super().reset(problem, rng)
+        self.M = self.params.get("M", 1) or theorem2_samples(self.L)
+
+    def sample_parameters(self, c: float) -> np.ndarray:
+        """M samples per objective, shape (L, M, d), each ~ N(theta_hat^(l), c^2 V^{-1})."""
+        V_inv = self.ridge.V_inv
+        S = np.linalg.cholesky((V_inv + V_inv.T) / 2)
+        z = self.rng.standard_normal((self.L, self.M, self.d))
+        return self.ridge.theta.T[:, None, :] + c * z @ S.T
+
+    def select(self, t: int) -> int:
+        self._observe(t)
+        self.radius = self.scale(t)
+        self.theta_samples = self.sample_parameters(self.radius)
+        scores = np.einsum("kd,lmd->klm", self.X, self.theta_samples)
+        self.winner = scores.argmax(axis=2)
+        self.samples = np.take_along_axis(scores, self.winner[:, :, None], axis=2)[:, :, 0]
+        self.effective = pareto.effective_pareto_mask(self.samples)
+        return self._pick(self.effective, f"the effective Pareto front of the sampled vectors (M = {self.M}, "
+                                          f"c = {self.radius:.3g})")
+
+    def ranked(self) -> np.ndarray:
+        return self.samples
+
+    def front_mask(self, vectors: np.ndarray) -> np.ndarray:
+        return self.effective
+
+    def effective_mask(self, vectors: np.ndarray) -> np.ndarray:
+        return self.effective
+
+    def extras(self) -> dict:
+        return {"samples": self.samples.copy(), "theta_samples": self.theta_samples.copy(),
+                "winning_sample": self.winner.copy(), "M": self.M}
+
+
+@register("mol_ts_m1", paper=PAPER, task="regret", kinds=KINDS, params=(*_RADIUS_PARAMS, *_RIDGE_PARAMS),
+          summary="MOL-TS without optimistic sampling (M = 1): the paper's ablation (Fig. 2, right column).")
+class MOLTSNoOptimism(MOLTS):
+    """MOL-TS with M = 1: one plain Thompson sample per objective (L255, L261); otherwise unchanged."""
+
+
+@register("mol_ucb", paper="Lu et al. (IJCAI 2019), as the baseline of " + PAPER, task="regret", kinds=KINDS,
+          params=(*_RADIUS_PARAMS, *_RIDGE_PARAMS),
+          summary="MOL-UCB: uniform arm of the plain Pareto front of the UCB vectors (box corners).")
+class MOLUCB(_MOLinear):
+    """MOL-UCB (§3.2, D5): U_a = x_a' theta_hat + gamma_t ||x_a||_{V^{-1}} per objective, gamma_t = alpha c_1t."""
+
+    vector_name = "UCB vectors"
+
+    def select(self, t: int) -> int:
+        self._observe(t)
+        self.radius = self.scale(t)
+        self.ucb = self.estimates + self.radius * self.widths[:, None]
+        return self._pick(pareto.pareto_mask(self.ucb), f"the Pareto front of the UCB vectors "
+                                                        f"(gamma = {self.radius:.3g})")
+
+    def ranked(self) -> np.ndarray:
+        return self.ucb
+
+    def extras(self) -> dict:
+        return {"samples": self.ucb.copy()}
+
+
+@register("mol_eps_greedy", paper=PAPER + ", baseline", task="regret", kinds=KINDS,
+          params=(Param("epsilon", 0.05, "probability of a uniformly random arm (L261)", low=0.0, high=1.0),
+                  Param("exploit_set", "pareto", "exploit uniformly over the Pareto or the effective front "
+                        "of the estimates", choices=("pareto", "effective")),
+                  *_RIDGE_PARAMS),
+          summary="MOL-epsilon-greedy: a random arm with probability epsilon, else one of the estimates' front.")
+class MOLEpsGreedy(_MOLinear):
+    """MOL-epsilon-greedy (§3.3, D6): epsilon fixed; exploit over the plain Pareto front of x' theta_hat.
+
+    One uniform number is drawn every round (explore or not), then one uniform index.
+    """
+
+    def select(self, t: int) -> int:
+        self._observe(t)
+        self.radius = self.c1(t)
+        self.explored = bool(self.rng.random() < self.params["epsilon"])
+        if self.explored:
+            self.events.append(f"exploration (probability {self.params['epsilon']:g})")
+            return self._pick(np.ones(self.K, dtype=bool), "all arms")
+        return self._pick(self.front_mask(self.estimates), f"the {self.params['exploit_set']} front of the estimates")
+
+    def front_mask(self, vectors: np.ndarray) -> np.ndarray:
+        if self.params["exploit_set"] == "effective":
+            return pareto.effective_pareto_mask(vectors)
+        return pareto.pareto_mask(vectors)
+
+    def extras(self) -> dict:
+        return {"explored": self.explored}
+
+
+class _Reference(_MOLinear):
+    """Reference policies of §3.5: a uniform arm of a set; the RLS estimate is kept only for the picture."""
+
+    what = "all arms"
+
+    def candidates(self) -> np.ndarray:
+        return np.ones(self.K, dtype=bool)
+
+    def select(self, t: int) -> int:
+        self._observe(t)
+        self.radius = self.c1(t)
+        self.mask = self.candidates()
+        return self._pick(self.mask, self.what)
+
+    def front_mask(self, vectors: np.ndarray) -> np.ndarray:
+        return self.mask
+
+
+class _Oracle(_Reference):
+    """Knows the round's true means (``problem.params['true_means']``, given by the engine to such classes)."""
+
+    sees_truth = True
+    vector_name = "true mean vectors"
+
+    def truth(self) -> np.ndarray:
+        means = self.problem.params.get("true_means")
+        if means is None:
+            raise ValueError(f"problem: {self.spec.name} is an oracle and needs the engine to pass the true means")
+        return np.asarray(means)
+
+    def ranked(self) -> np.ndarray:
+        return self.truth()
+
+
+@register("oracle_effective", paper="reference policy (002 §3.5, not in the paper)", task="regret", kinds=KINDS,
+          summary="Oracle-C: a uniform arm of the true effective Pareto front (effective regret 0).")
+class OracleEffective(_Oracle):
+    """Oracle-C (§3.5): uniform over the true C*_t; its effective Pareto regret is 0."""
+
+    what = "the true effective Pareto front"
+
+    def candidates(self) -> np.ndarray:
+        return pareto.effective_pareto_mask(self.truth())
+
+
+@register("oracle_pareto", paper="reference policy (002 §3.5, not in the paper)", task="regret", kinds=KINDS,
+          summary="Oracle-P: a uniform arm of the true Pareto front (Pareto regret 0, effective regret > 0).")
+class OraclePareto(_Oracle):
+    """Oracle-P (§3.5): uniform over the true P*_t; its Pareto regret is 0 but not its effective regret."""
+
+    what = "the true Pareto front"
+
+    def candidates(self) -> np.ndarray:
+        return pareto.pareto_mask(self.truth())
+
+
+@register("random_arm", paper="reference policy (002 §3.5, not in the paper)", task="regret", kinds=KINDS,
+          summary="Random: a uniform arm every round.")
+class RandomArm(_Reference):
+    """Random (§3.5): uniform over all arms."""
