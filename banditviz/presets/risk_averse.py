@@ -6,6 +6,8 @@ Every arm is Beta(a, b) with (a, b) rounded to 4 decimals, as printed in the pap
 * Table 2 (Experiment 4, K = 100);
 * Table 3 (Experiments 1 and 2): 50 patterns of K = 10 arms (Exp 2.1 = pattern 10, Exp 2.2 = pattern 46).
 
+Arms keep the package's 0-based names ("arm 0" is the paper's arm 1); descriptions quote paper numbering.
+
 The generator of §4.1 (inferred by the spec's author; it reproduces every table entry) gives new random
 instances: means linspace(0.6, 0.4, K), variances a random permutation of linspace(0.01, 0.2, K),
 a = mu c and b = (1 - mu) c with c = mu (1 - mu) / sigma^2 - 1, rounded to 4 decimals. The paper's
@@ -175,7 +177,6 @@ def beta_instance(pairs: list[tuple[float, float]], rho: float = DEFAULT_RHO, na
                   description: str = "") -> Instance:
     """A "distributions" instance with one Beta(a, b) arm per pair."""
     return Instance.from_distributions([{"family": "beta", "a": a, "b": b} for a, b in pairs], rho=rho,
-                                       arm_names=[f"arm {i + 1}" for i in range(len(pairs))],
                                        name=name, description=description)
 
 
@@ -200,14 +201,14 @@ def pairs_from_moments(mu: np.ndarray, var: np.ndarray) -> list[tuple[float, flo
 
 @register_preset("risk_averse_table1", paper=PAPER, dims=2,
                  description="Table 1 (Experiment 3): 10 Beta arms, means 0.6 to 0.4, variances 0.01 to 0.2; "
-                             "Pareto set {1, 2, 4, 9}, smallest gap 0.0066.")
+                             "Pareto set {1, 2, 4, 9} (paper numbering), smallest gap 0.0066.")
 def table1(rho: float = DEFAULT_RHO) -> Instance:
     return beta_instance(_pairs(TABLE1), rho, "risk-averse Table 1 (Exp 3)", "Table 1, Experiment 3, K = 10.")
 
 
 @register_preset("risk_averse_table2", paper=PAPER, dims=2,
-                 description="Table 2 (Experiment 4): 100 Beta arms; Pareto set {1, 8, 24, 34, 61}, "
-                             "smallest gap 0.00046.")
+                 description="Table 2 (Experiment 4): 100 Beta arms; Pareto set {1, 8, 24, 34, 61} "
+                             "(paper numbering), smallest gap 0.00046.")
 def table2(rho: float = DEFAULT_RHO) -> Instance:
     return beta_instance(_pairs(TABLE2), rho, "risk-averse Table 2 (Exp 4)", "Table 2, Experiment 4, K = 100.")
 
@@ -232,7 +233,7 @@ EASY_PAIRS = [(0.48, 0.12), (12.0, 12.0), (0.015, 0.035), (0.1069, 0.1306)]
 
 
 @register_preset("risk_averse_easy", paper=PAPER, dims=2,
-                 description="Easy 4-arm instance of 004 §4.7 item 9 (not in the paper): Pareto set {1, 2}, "
-                             "gaps 0.029 to 0.064, for checking fixed-confidence correctness.")
+                 description="Easy 4-arm instance of 004 §4.7 item 9 (not in the paper): Pareto set {1, 2} "
+                             "(paper numbering), gaps 0.029 to 0.064, for checking fixed-confidence correctness.")
 def easy(rho: float = DEFAULT_RHO) -> Instance:
     return beta_instance(EASY_PAIRS, rho, "risk-averse easy (K=4)", "004 §4.7 item 9 (spec's addition).")
