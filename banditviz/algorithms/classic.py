@@ -128,9 +128,14 @@ class ParetoTS(_Empirical):
         n = self.stats.counts
         if self.prior == "gaussian":
             return self.sigma / np.sqrt(n + 1)
-        a = 1 + self.stats.sums
-        b = 1 + n[:, None] - self.stats.sums
+        a, b = self._beta_posterior()
         return np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1))).max(axis=1)
+
+    def _beta_posterior(self) -> tuple[np.ndarray, np.ndarray]:
+        """Beta(1 + S, 1 + n - S), with S clipped to [0, n] for rewards outside {0, 1}."""
+        n = self.stats.counts[:, None]
+        s = np.clip(self.stats.sums, 0, n)
+        return 1 + s, 1 + n - s
 
     def select(self, t: int) -> int:
         arm = self._initial(t)
@@ -141,8 +146,7 @@ class ParetoTS(_Empirical):
             mean = self.stats.sums / (n + 1)
             self.samples = mean + self.sigma / np.sqrt(n + 1) * self.rng.standard_normal((self.K, self.L))
         else:
-            s = np.clip(self.stats.sums, 0, n)
-            self.samples = self.rng.beta(1 + s, 1 + n - s)
+            self.samples = self.rng.beta(*self._beta_posterior())
         return self._pick_front(self.samples, "posterior samples")
 
     def state(self) -> RoundState:
