@@ -1,2 +1,3 @@
 """The papers' instance presets; importing this package fills `banditviz.instances.PRESETS`."""
 from . import risk_averse  # noqa: F401
+from . import lexicographic  # noqa: F401
