@@ -1,0 +1,127 @@
+"""Speed of the regret minimisers (issue 4) at K = 50, d = 5, L = 4 (the MOL-TS main preset, instance 0).
+
+For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
+
+* the algorithm's own cost (``select`` + ``update`` only, contexts and rewards from the engine's
+  environment), as rounds/s over the whole run and over its first and last 1,000 rounds (equal numbers
+  mean a round costs the same late as early, i.e. the updates are rank-one);
+* the same for a naive reference that refits the ridge estimate from the whole history every round
+  (`NaiveRidge` swapped in for `SharedRidge`), and the ratio fast / naive, which grows with T;
+* the full engine run (`banditviz.run`, no snapshots) with the per-round Pareto and effective Pareto
+  regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself.
+
+Target: >= 5,000 rounds/s for MOL-UCB's own cost, constant in T.  Usage:
+``python benchmarks/regret.py [--horizons 2000 8000] [--algorithms mol_ts mol_ucb]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from contextlib import contextmanager
+
+import numpy as np
+
+import banditviz
+from banditviz import preset
+from banditviz.algorithms.base import AlgorithmSpec, get_algorithm
+from banditviz.environment import Environment
+from banditviz.estimators import SharedRidge
+from banditviz.simulate import make_problem
+
+# Adding an algorithm is one line: its registry name (its module must build its ridge with `SharedRidge`).
+BENCHMARKED = [
+    "mol_ts",
+    "mol_ucb",
+]
+INSTANCE = preset("mol_ts_main", seed=0)
+WINDOW = 1000
+
+
+class NaiveRidge(SharedRidge):
+    """Reference: the same estimate, refitted from the whole history every round (O(t d^2) per round)."""
+
+    def __init__(self, d: int, L: int, lam: float = 1.0) -> None:
+        super().__init__(d, L, lam)
+        self.xs: list[np.ndarray] = []
+        self.ys: list[np.ndarray] = []
+
+    def update(self, x: np.ndarray, reward: np.ndarray) -> None:
+        self.xs.append(np.array(x, dtype=float))
+        self.ys.append(np.array(reward, dtype=float))
+        X, Y = np.array(self.xs), np.array(self.ys)
+        self.V_inv = np.linalg.inv(self.lam * np.eye(X.shape[1]) + X.T @ X)
+        self.Z = X.T @ Y
+        self.theta = self.V_inv @ self.Z
+        self.n += 1
+
+
+@contextmanager
+def naive_ridge(spec: AlgorithmSpec):
+    """Swap `NaiveRidge` in for `SharedRidge` in the algorithm's module for the duration of the block."""
+    module = sys.modules[spec.cls.__module__]
+    if getattr(module, "SharedRidge", None) is not SharedRidge:
+        raise ValueError(f"algorithm: {spec.name}'s module does not build its estimate with SharedRidge")
+    module.SharedRidge = NaiveRidge
+    try:
+        yield
+    finally:
+        module.SharedRidge = SharedRidge
+
+
+def own_cost(spec: AlgorithmSpec, horizon: int, seed: int = 0) -> np.ndarray:
+    """Seconds spent in ``select`` + ``update`` at each round (the environment's work is not counted)."""
+    env = Environment(INSTANCE, seed)
+    alg = spec.make()
+    problem = make_problem(INSTANCE, horizon, env.context)
+    alg.reset(problem, env.policy_rng)
+    out = np.empty(horizon)
+    clock = time.perf_counter
+    for t in range(1, horizon + 1):
+        env.next_round()
+        problem.context = env.context
+        start = clock()
+        arm = alg.select(t)
+        chosen = clock()
+        reward = env.pull(arm)
+        resumed = clock()
+        alg.update(arm, reward)
+        out[t - 1] = (chosen - start) + (clock() - resumed)
+    return out
+
+
+def rates(seconds: np.ndarray) -> str:
+    w = min(WINDOW, len(seconds))
+    return (f"{len(seconds) / seconds.sum():9,.0f} rounds/s (first {w}: {w / seconds[:w].sum():8,.0f}, "
+            f"last {w}: {w / seconds[-w:].sum():8,.0f})")
+
+
+def engine_rate(spec: AlgorithmSpec, horizon: int) -> float:
+    start = time.perf_counter()
+    banditviz.run(INSTANCE, spec, horizon, seed=0, snapshots=0)
+    return horizon / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--horizons", type=int, nargs="+", default=[2000, 8000])
+    parser.add_argument("--algorithms", nargs="+", default=BENCHMARKED)
+    args = parser.parse_args(argv)
+    print(f"instance: {INSTANCE.name}, K={INSTANCE.K}, d={INSTANCE.d}, L={INSTANCE.L}")
+    for name in args.algorithms:
+        spec = get_algorithm(name)
+        for horizon in args.horizons:
+            fast = own_cost(spec, horizon)
+            with naive_ridge(spec):
+                naive = own_cost(spec, horizon)
+            print(f"{name:>8} T={horizon:>6,}  own cost   {rates(fast)}")
+            print(f"{'':>8} {'':>8}  naive refit {rates(naive)}")
+            print(f"{'':>8} {'':>8}  ratio fast/naive: {naive.sum() / fast.sum():5.2f} (whole run), "
+                  f"{naive[-WINDOW:].sum() / fast[-WINDOW:].sum():5.2f} (last {WINDOW} rounds)")
+            print(f"{'':>8} {'':>8}  engine run with Pareto + effective regret: "
+                  f"{engine_rate(spec, horizon):9,.0f} rounds/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
