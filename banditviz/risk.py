@@ -124,8 +124,8 @@ def is_eps_pareto(S: tuple[int, ...] | list[int], mu: np.ndarray, xi: np.ndarray
     eps_dom = (mu[:, None] <= mu[None, :] - eps) & (xi[:, None] >= xi[None, :] + eps) & other  # [i, j]
     if eps_dom[inside].any():
         return False
-    sign = -1.0 if strict else 1.0
-    covered = (mu[:, None] <= mu[None, :] - sign * eps) & (xi[:, None] >= xi[None, :] + sign * eps) & other
+    s = eps if strict else -eps
+    covered = (mu[:, None] <= mu[None, :] - s) & (xi[:, None] >= xi[None, :] + s) & other
     return bool(covered[~inside].any(axis=1).all())
 
 
