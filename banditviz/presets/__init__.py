@@ -1,3 +1,4 @@
 """The papers' instance presets; importing this package fills `banditviz.instances.PRESETS`."""
 from . import risk_averse  # noqa: F401
+from . import mol  # noqa: F401
 from . import lexicographic  # noqa: F401
