@@ -1,0 +1,465 @@
+"""Monte Carlo sweeps: every (instance, algorithm, seed) with common random numbers, as one tidy table.
+
+``sweep(instances, algorithms, seeds, horizon, backend=...)`` runs each combination with the engine
+(`simulate.run`, or the exactly equivalent batched loop of `banditviz.batched` for algorithms that have
+one) and returns a pandas DataFrame:
+
+* regret-type algorithms: one row per run and recorded round (every ``record_every`` rounds and the
+  last round played), with columns ``instance, algorithm, params, seed, round`` and the cumulative
+  value ``cum_<metric>`` of every per-round metric the engine records (``cum_pareto_regret``,
+  ``cum_effective_regret``, the lexicographic regrets...);
+* identification algorithms (tasks in `IDENTIFICATION_TASKS`): one row per run with ``stopping_time``
+  (rounds played: the stopping round, or the horizon when the algorithm did not stop), ``stopped``,
+  ``correct`` (the recommended set equals the true Pareto set), ``recommended`` (arm indices joined
+  by commas; missing when nothing is recommended) and the ``cum_<metric>`` totals.
+
+``params`` is the JSON of the algorithm's full parameter set (paper defaults included). Backends:
+``"serial"``, ``"processes"`` (local cores) and ``"dask"`` (a ``dask.distributed`` scheduler address,
+or a LocalCluster started for the sweep). Work is cut into jobs of a few seeds each; every job is
+deterministic and the jobs' rows are concatenated in job order, so every backend returns the same frame.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import tempfile
+import tomllib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import instances as _instances
+from . import limits
+from .algorithms.base import AlgorithmSpec, get_algorithm
+from .batched import batch_size, can_batch, run_batched
+from .instances import Instance, preset
+from .simulate import resolve, run
+
+BACKENDS = ("serial", "processes", "dask")
+IDENTIFICATION_TASKS = ("identify", "risk-averse")
+DEFAULT_RECORDS = 100  # recorded rounds per run when record_every is not given
+BATCH_SEEDS = 50  # most seeds in one batched job
+GENERATORS: dict[str, Callable[..., Instance]] = {
+    "uniform_box": _instances.uniform_box,
+    "concave_front": _instances.concave_front,
+    "convex_front": _instances.convex_front,
+    "random_linear": _instances.random_linear,
+    "random_contextual": _instances.random_contextual,
+}
+Progress = Callable[[int, int], None]
+
+
+# ---------------------------------------------------------------------- one job (runs in a worker)
+@dataclass(frozen=True)
+class Job:
+    """One (instance, algorithm, parameters) on a few seeds: the unit of work sent to a worker."""
+
+    label: str
+    instance: Instance
+    spec: AlgorithmSpec
+    params: dict[str, Any]
+    seeds: tuple[int, ...]
+    horizon: int
+    record_every: int
+    batched: bool
+
+
+def recorded_rounds(rounds: int, record_every: int) -> np.ndarray:
+    """Rounds kept in the table: every ``record_every``-th round, and the last round played."""
+    return np.unique(np.append(np.arange(record_every, rounds + 1, record_every), rounds)).astype(np.int64)
+
+
+def _frame(job: Job, columns: dict[str, Any]) -> pd.DataFrame:
+    n = len(next(iter(columns.values())))
+    head = {"instance": [job.label] * n, "algorithm": [job.spec.name] * n,
+            "params": [json.dumps(job.params, sort_keys=True)] * n}
+    return pd.DataFrame({**head, **columns})
+
+
+def _regret_rows(job: Job) -> pd.DataFrame:
+    """Cumulative metrics at the recorded rounds, one block of rows per seed."""
+    if job.batched:
+        rec = recorded_rounds(job.horizon, job.record_every)
+        cum = run_batched(job.instance, job.spec, job.params, job.seeds, rec)
+        rounds = [rec] * len(job.seeds)
+        values = {k: list(v) for k, v in cum.items()}
+    else:
+        rounds, values = [], {}
+        for seed in job.seeds:
+            trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, **job.params)
+            rec = recorded_rounds(trace.rounds, job.record_every)
+            rounds.append(rec)
+            for name, per_round in trace.metrics.items():
+                values.setdefault(name, []).append(np.cumsum(per_round)[rec - 1])
+    sizes = [len(r) for r in rounds]
+    columns: dict[str, Any] = {"seed": np.repeat(np.array(job.seeds, dtype=np.int64), sizes),
+                               "round": np.concatenate(rounds)}
+    columns.update({f"cum_{name}": np.concatenate(v) for name, v in values.items()})
+    return _frame(job, columns)
+
+
+def _true_set(instance: Instance) -> set[int] | None:
+    return None if instance.means is None else set(instance.pareto_set)
+
+
+def _identification_rows(job: Job) -> pd.DataFrame:
+    """One row per seed: stopping time, success, recommended set and total metrics."""
+    rows = []
+    truth = _true_set(job.instance)
+    for seed in job.seeds:
+        trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, **job.params)
+        rec = trace.recommendation
+        row: dict[str, Any] = {
+            "seed": seed, "stopping_time": trace.rounds, "stopped": trace.stopped_at is not None,
+            "correct": rec is not None and truth is not None and set(rec) == truth,
+            "recommended": None if rec is None else ",".join(str(i) for i in sorted(rec)),
+        }
+        row.update({f"cum_{name}": float(np.sum(v)) for name, v in trace.metrics.items()})
+        rows.append(row)
+    return _frame(job, {key: [r.get(key) for r in rows] for key in rows[0]})
+
+
+def run_job(job: Job) -> pd.DataFrame:
+    """The rows of one job (same result in any process)."""
+    if job.spec.task in IDENTIFICATION_TASKS:
+        return _identification_rows(job)
+    return _regret_rows(job)
+
+
+# ---------------------------------------------------------------------- argument normalisation
+def _instance(entry: Instance | str) -> tuple[str, Instance]:
+    if isinstance(entry, Instance):
+        return entry.name, entry
+    if isinstance(entry, str):
+        return entry, preset(entry)
+    raise ValueError(f"instances: each entry must be an Instance or a preset name, got {type(entry).__name__}")
+
+
+def normalise_instances(instances: Instance | str | Mapping[str, Instance | str] | Sequence[Instance | str],
+                        ) -> list[tuple[str, Instance]]:
+    """``(label, Instance)`` pairs: labels are mapping keys, preset names, instance names or "instance i"."""
+    if isinstance(instances, (Instance, str)):
+        instances = [instances]
+    if isinstance(instances, Mapping):
+        pairs = [(str(k), _instance(v)[1]) for k, v in instances.items()]
+    else:
+        pairs = [_instance(e) for e in instances]
+        pairs = [(label or f"instance {i}", inst) for i, (label, inst) in enumerate(pairs)]
+    if not pairs:
+        raise ValueError("instances: give at least one instance")
+    labels = [label for label, _ in pairs]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"instances: labels must be unique, got {labels}; pass a mapping label -> instance")
+    return pairs
+
+
+AlgorithmEntry = str | AlgorithmSpec | tuple[str | AlgorithmSpec, Mapping[str, Any]]
+
+
+def normalise_algorithms(algorithms: AlgorithmEntry | Sequence[AlgorithmEntry]) -> list[tuple[AlgorithmSpec, dict]]:
+    """``(spec, validated parameters)`` pairs from names, specs or ``(name, params)`` tuples."""
+    if isinstance(algorithms, (str, AlgorithmSpec)) or (
+            isinstance(algorithms, tuple) and len(algorithms) == 2 and isinstance(algorithms[1], Mapping)):
+        algorithms = [algorithms]  # type: ignore[list-item]
+    out = []
+    for entry in algorithms:  # type: ignore[union-attr]
+        name, params = (entry if isinstance(entry, tuple) else (entry, {}))
+        if not isinstance(params, Mapping):
+            raise ValueError(f"algorithms: parameters of {name!r} must be a mapping, got {type(params).__name__}")
+        spec = name if isinstance(name, AlgorithmSpec) else get_algorithm(name)
+        out.append((spec, spec.validate(dict(params))))
+    if not out:
+        raise ValueError("algorithms: give at least one algorithm")
+    keys = [(spec.name, json.dumps(p, sort_keys=True)) for spec, p in out]
+    if len(set(keys)) != len(keys):
+        raise ValueError("algorithms: the same algorithm is listed twice with the same parameters")
+    return out
+
+
+def normalise_seeds(seeds: int | Iterable[int]) -> tuple[int, ...]:
+    """``n`` means seeds 0..n-1; otherwise distinct whole numbers in [0, 2**32 - 1]."""
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+        n = limits.check_int("seeds", seeds, 1, limits.MAX_SEEDS)
+        return tuple(range(n))
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
+        raise ValueError(f"seeds: must be a count or a list of whole numbers, got {seeds!r}")
+    out = tuple(limits.check_int("seeds: each seed", s, 0, limits.MAX_SEED) for s in seeds)
+    limits.check_int("seeds: number of seeds", len(out), 1, limits.MAX_SEEDS)
+    if len(set(out)) != len(out):
+        raise ValueError("seeds: must be distinct")
+    return out
+
+
+# ---------------------------------------------------------------------- planning and backends
+def plan(
+    instances: Any, algorithms: Any, seeds: Any, horizon: int, *, record_every: int | None = None,
+    batch: bool = True, workers: int = 1,
+) -> list[Job]:
+    """The jobs of a sweep, in output order (instance, then algorithm, then seeds)."""
+    pairs = normalise_instances(instances)
+    algs = normalise_algorithms(algorithms)
+    seed_list = normalise_seeds(seeds)
+    horizon = limits.check_int("horizon", horizon, 1, limits.MAX_HORIZON)
+    if record_every is None:
+        record_every = math.ceil(horizon / DEFAULT_RECORDS)
+    record_every = limits.check_int("record_every", record_every, 1, limits.MAX_HORIZON)
+    jobs = []
+    for label, inst in pairs:
+        limits.check_run_size(horizon, inst.K, 1)
+        for spec, params in algs:
+            resolve(spec, inst)
+            batched = batch and spec.task not in IDENTIFICATION_TASKS and can_batch(spec, inst, params)
+            size = _seeds_per_job(len(seed_list), workers, batch_size(inst) if batched else 1)
+            for i in range(0, len(seed_list), size):
+                jobs.append(Job(label, inst, spec, params, seed_list[i:i + size], horizon, record_every, batched))
+    return jobs
+
+
+def _seeds_per_job(n_seeds: int, workers: int, cap: int) -> int:
+    """Batched jobs take up to `BATCH_SEEDS` seeds (fewer when the workers would otherwise idle); others one."""
+    if cap == 1:
+        return 1
+    return max(1, min(cap, BATCH_SEEDS, math.ceil(n_seeds / workers)))
+
+
+def _serial(jobs: list[Job], workers: int, scheduler: Any) -> Iterator[tuple[int, pd.DataFrame]]:
+    for i, job in enumerate(jobs):
+        yield i, run_job(job)
+
+
+def _processes(jobs: list[Job], workers: int, scheduler: Any) -> Iterator[tuple[int, pd.DataFrame]]:
+    """A local process pool; workers start from a fresh interpreter (safe inside threaded hosts)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])  # workers fork from a server that imported banditviz once
+    else:
+        context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
+        try:
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield futures[future], future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def _dask(jobs: list[Job], workers: int, scheduler: Any) -> Iterator[tuple[int, pd.DataFrame]]:
+    """A dask.distributed cluster: the given scheduler (address or Client), else a LocalCluster for this sweep."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ValueError("backend: 'dask' needs dask.distributed; pip install 'banditviz[distributed]'") from None
+    cluster = None
+    if isinstance(scheduler, Client):
+        client, own_client = scheduler, False
+    else:
+        if scheduler is None:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            scheduler = cluster
+        client, own_client = Client(scheduler), True
+    try:
+        futures = client.map(run_job, jobs, pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        try:
+            for future in as_completed(futures):
+                yield index[future.key], future.result()
+        finally:
+            client.cancel(futures)
+    finally:
+        if own_client:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+_BACKEND_RUNNERS = {"serial": _serial, "processes": _processes, "dask": _dask}
+
+
+def sweep(
+    instances: Instance | str | Mapping[str, Instance | str] | Sequence[Instance | str],
+    algorithms: AlgorithmEntry | Sequence[AlgorithmEntry],
+    seeds: int | Iterable[int],
+    horizon: int,
+    *,
+    backend: str = "serial",
+    workers: int | None = None,
+    scheduler: Any = None,
+    record_every: int | None = None,
+    batch: bool = True,
+    progress: Progress | None = None,
+    out: str | os.PathLike[str] | None = None,
+) -> pd.DataFrame:
+    """Run every (instance, algorithm, seed) for ``horizon`` rounds; the tidy table described in the module doc.
+
+    * ``instances``: an `Instance` or preset name, a list of them, or a mapping label -> instance.
+    * ``algorithms``: a registered name, ``(name, params)``, or a list of those.
+    * ``seeds``: a count n (seeds 0..n-1) or a list of seeds; seed s gives the same noise to every algorithm.
+    * ``backend``: "serial", "processes" (``workers`` local processes, default: every core) or "dask"
+      (``scheduler``: an address such as "tcp://10.0.0.5:8786" or a ``distributed.Client``; None starts a
+      LocalCluster of ``workers`` processes for this sweep).
+    * ``record_every``: rounds between recorded rows (default ``ceil(horizon / 100)``).
+    * ``batch``: use the batched loop where an algorithm has one (same numbers, many seeds at a time).
+    * ``progress(done_runs, total_runs)`` is called after each job; ``out`` writes the table as Parquet.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend: must be one of {list(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("scheduler: only used with backend='dask'")
+    if workers is None:
+        workers = 1 if backend == "serial" else os.cpu_count() or 1
+    workers = limits.check_int("workers", workers, 1, 1024)
+    jobs = plan(instances, algorithms, seeds, horizon, record_every=record_every, batch=batch, workers=workers)
+    total = sum(len(job.seeds) for job in jobs)
+    done = 0
+    if progress is not None:
+        progress(0, total)
+    frames: list[pd.DataFrame | None] = [None] * len(jobs)
+    for i, frame in _BACKEND_RUNNERS[backend](jobs, workers, scheduler):
+        frames[i] = frame
+        done += len(jobs[i].seeds)
+        if progress is not None:
+            progress(done, total)
+    table = pd.concat(frames, ignore_index=True)
+    if out is not None:
+        write_parquet(table, out)
+    return table
+
+
+def write_parquet(table: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
+    """Write ``table`` as Parquet (pyarrow) atomically: a temporary file in the same folder, then a rename."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", suffix=".parquet.tmp")
+    os.close(fd)
+    try:
+        table.to_parquet(tmp, engine="pyarrow", index=False)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+# ---------------------------------------------------------------------- TOML configs
+@dataclass(frozen=True)
+class SweepConfig:
+    """A sweep described in a TOML file (see ``experiments/*.toml`` and ``python -m banditviz sweep --help``)."""
+
+    instances: dict[str, Instance]
+    algorithms: list[tuple[AlgorithmSpec, dict[str, Any]]]
+    seeds: tuple[int, ...]
+    horizon: int
+    record_every: int | None = None
+    description: str = ""
+
+    def run(self, **kwargs: Any) -> pd.DataFrame:
+        """`sweep` over this configuration (``backend``, ``workers``, ``progress``, ``out``... as keywords)."""
+        return sweep(self.instances, self.algorithms, self.seeds, self.horizon,
+                     record_every=self.record_every, **kwargs)
+
+    @property
+    def runs(self) -> int:
+        return len(self.instances) * len(self.algorithms) * len(self.seeds)
+
+
+_CONFIG_KEYS = {"description", "paper", "horizon", "seeds", "record_every", "instances", "algorithms"}
+_INSTANCE_KEYS = {"label", "preset", "generator", "file", "args", "instance"}
+_ALGORITHM_KEYS = {"name", "params"}
+
+
+def _table(where: str, value: Any, allowed: set[str] | None = None) -> dict[str, Any]:
+    """``value`` as a TOML table whose keys are among ``allowed`` (any keys when None)."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{where}: must be a table, got {value!r}")
+    unknown = sorted(set(value) - allowed) if allowed is not None else []
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(allowed or ())}")
+    return value
+
+
+def _build_instance(source: str, value: Any, args: dict[str, Any], folder: Path) -> Instance:
+    if source == "preset":
+        return preset(value, **args)
+    if source == "generator":
+        if value not in GENERATORS:
+            raise ValueError(f"generator: unknown name {value!r}; known: {sorted(GENERATORS)}")
+        return GENERATORS[value](**args)
+    if source == "file":
+        return Instance.from_json((folder / value).read_bytes())
+    return Instance.from_dict(value)
+
+
+def _config_instance(where: str, entry: Any, folder: Path) -> tuple[str, Instance]:
+    """One ``[[instances]]`` entry: a preset or generator (with ``args``), a JSON file, or an inline instance."""
+    entry = _table(where, entry, _INSTANCE_KEYS)
+    sources = [k for k in ("preset", "generator", "file", "instance") if k in entry]
+    if len(sources) != 1:
+        raise ValueError(f"{where}: give exactly one of preset, generator, file or instance, got {sources or 'none'}")
+    source, value = sources[0], entry[sources[0]]
+    args = _table(f"{where}.args", entry.get("args", {}))
+    if args and source not in ("preset", "generator"):
+        raise ValueError(f"{where}.args: only a preset or a generator takes arguments")
+    try:
+        inst = _build_instance(source, value, args, folder)
+    except TypeError as exc:  # a builder called with an argument it does not take
+        raise ValueError(f"{where}.args: {exc}") from None
+    except OSError as exc:
+        raise ValueError(f"{where}.file: cannot read {value!r} ({exc.strerror})") from None
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+    if "label" in entry:
+        return str(entry["label"]), inst
+    if source == "preset" and not args:
+        return value, inst
+    return inst.name or where, inst
+
+
+def load_config(path: str | os.PathLike[str]) -> SweepConfig:
+    """Read and validate a sweep config; every mistake is a ValueError naming the key at fault."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"config: cannot read {str(path)!r} ({exc.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"config: {path.name} is not valid TOML ({exc})") from None
+    _table("config", data, _CONFIG_KEYS)
+    for key in ("horizon", "seeds", "instances", "algorithms"):
+        if key not in data:
+            raise ValueError(f"config: missing key {key!r}")
+    if not isinstance(data["instances"], list) or not isinstance(data["algorithms"], list):
+        raise ValueError("config: instances and algorithms must be arrays of tables ([[instances]], [[algorithms]])")
+    instances: dict[str, Instance] = {}
+    for i, entry in enumerate(data["instances"]):
+        label, inst = _config_instance(f"instances[{i}]", entry, path.parent)
+        if label in instances:
+            raise ValueError(f"instances[{i}].label: {label!r} is used twice; give each instance its own label")
+        instances[label] = inst
+    algorithms = []
+    for i, entry in enumerate(data["algorithms"]):
+        entry = _table(f"algorithms[{i}]", entry, _ALGORITHM_KEYS)
+        if "name" not in entry:
+            raise ValueError(f"algorithms[{i}]: missing key 'name'")
+        params = _table(f"algorithms[{i}].params", entry.get("params", {}))
+        algorithms.append((entry["name"], params))
+    config = SweepConfig(
+        instances=instances, algorithms=normalise_algorithms(algorithms), seeds=normalise_seeds(data["seeds"]),
+        horizon=limits.check_int("horizon", data["horizon"], 1, limits.MAX_HORIZON),
+        record_every=None if data.get("record_every") is None else limits.check_int(
+            "record_every", data["record_every"], 1, limits.MAX_HORIZON),
+        description=str(data.get("description", "")),
+    )
+    plan(config.instances, config.algorithms, config.seeds[:1], config.horizon)  # kinds and sizes fit
+    return config
