@@ -1,0 +1,760 @@
+"""The animated objective-space figure (DESIGN.md "Watch"): one Plotly figure whose frames are a trace's snapshots.
+
+Left: objective space (2-D plane, 3-D scene, or per-objective interval strips for the lexicographic
+task and for L = 1).  Right, in the same frames: the regret (or error / undecided arms / simple regret)
+curve growing up to the current round, and the pull counts per arm.  Play, pause, a round slider and
+a speed menu run in the browser.
+
+Each panel declares *styles* (everything constant about a moving trace) once and *data* (coordinates,
+colours) per frame, so a frame carries only what changes.  Frames are plain dicts built without
+Plotly's validator (`go.Figure(..., _validate=False)`), which keeps the default Watch run (200 frames)
+well under the 0.5 s budget; coordinates are rounded to 1e-4 of the smallest axis span.
+
+Decisions (issue 6 silent):
+* Only arms with a finite estimate are drawn; a box's infinite or NaN sides are clipped just outside
+  the fixed view, which covers the truth and the central 96% of all estimates over the run.
+* The fronts and hulls drawn are always those of the drawn (projected) estimates, so the picture is
+  self-consistent: an algorithm's ``extras["effective_front"]``/``["hull"]`` may be of its samples or
+  optimistic vectors (MOL-TS), which would not sit on the estimates; its own choice shows as the
+  arm status colour (candidate) instead.
+* Curves: regret task, cumulative Pareto and effective Pareto regret; identification, the number of
+  undecided (active) arms and the 0/1 error of the recommendation; lexicographic, cumulative general
+  regret of the first and last objectives (003 Fig. 2); risk-averse, the simple regret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..algorithms.base import ACTIVE, ALGORITHMS, REJECTED, STATUS_NAMES
+from ..trace import Trace
+from . import geometry as geo
+from .palette import STATUS_COLORS, STATUS_LABELS, base_layout, rgba
+
+BOX_LABEL = "confidence box (lower to upper bound)"
+SPEEDS = (("slow", 300), ("normal", 90), ("fast", 30))  # (label, ms per frame)
+MAX_STRIPS = 5
+_STATUS_RGB = [STATUS_COLORS[s] for s in STATUS_NAMES]
+
+
+def num(values: Any, decimals: int) -> list:
+    """Rounded floats as a JSON-ready list, NaN as None (a gap for Plotly)."""
+    a = np.round(np.asarray(values, dtype=float), decimals)
+    return [None if v != v else v for v in a.ravel().tolist()]
+
+
+def frame_indices(n: int, max_frames: int) -> np.ndarray:
+    """At most ``max_frames`` snapshot indices, evenly spaced in snapshot order, first and last kept.
+
+    Snapshots are already dense early and sparse late (`simulate.snapshot_rounds`), so even spacing in
+    index keeps that profile.
+    """
+    if n <= max_frames:
+        return np.arange(n)
+    return np.unique(np.round(np.linspace(0, n - 1, max_frames)).astype(np.int64))
+
+
+@dataclass
+class _Ctx:
+    """What every panel needs: the trace, the frames, the drawn objectives and their orientation."""
+
+    trace: Trace
+    idx: np.ndarray  # snapshot index of each frame
+    objectives: tuple[int, ...]
+    signs: np.ndarray
+    decimals: int = 4
+
+    @property
+    def K(self) -> int:
+        return self.trace.instance.K
+
+    def snap(self, n: int):
+        return self.trace.snapshots[self.idx[n]]
+
+    def truth(self, n: int) -> np.ndarray:
+        return np.asarray(self.trace.truth_at(int(self.idx[n])))[:, self.objectives]
+
+    @property
+    def truth_moves(self) -> bool:
+        return self.trace.snapshot_means is not None
+
+    def num(self, values: Any) -> list:
+        return num(values, self.decimals)
+
+
+def _axis_title(ctx: _Ctx, j: int) -> str:
+    inst = ctx.trace.instance
+    obj = ctx.objectives[j]
+    name = inst.objective_names[obj]
+    return f"{name} (minimised)" if inst.directions[obj] == "min" else name
+
+
+def _status_of(snap) -> np.ndarray:
+    return np.asarray(snap.status, dtype=np.int64)
+
+
+def _statuses_used(ctx: _Ctx) -> list[int]:
+    used = set()
+    for n in range(len(ctx.idx)):
+        used.update(np.unique(_status_of(ctx.snap(n))).tolist())
+    return sorted(used)
+
+
+def _legend_dummies(statuses: list[int], mode3d: bool = False) -> list[dict]:
+    """Legend-only entries: one per arm status (the estimates trace carries a colour array) and one for
+    the boxes (their traces start empty, and Plotly hides an empty trace's legend entry)."""
+    kind = "scatter3d" if mode3d else "scatter"
+    box = {"type": kind, "x": [None], "y": [None], "mode": "markers", "name": BOX_LABEL, "legendgroup": "boxes",
+           "marker": {"symbol": "square", "size": 18, "color": rgba("#555555", 0.12),
+                      "line": {"color": "#555555", "width": 2}}, "hoverinfo": "skip"}
+    if mode3d:
+        box["z"] = [None]
+    out = [box]
+    for s in statuses:
+        name = STATUS_NAMES[s]
+        t = {"type": kind, "x": [None], "y": [None], "mode": "markers", "name": STATUS_LABELS[name],
+             "marker": {"color": STATUS_COLORS[name], "size": 14}, "legendgroup": "status", "hoverinfo": "skip"}
+        if mode3d:
+            t["z"] = [None]
+        out.append(t)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ panels
+class _Panel:
+    """A subplot: static traces, styles of moving traces, per-frame data, and its axes."""
+
+    def statics(self) -> list[dict]:
+        return []
+
+    def styles(self) -> list[dict]:
+        return []
+
+    def data(self, n: int) -> list[dict]:
+        return []
+
+    def axes(self) -> dict:
+        return {}
+
+
+class _Plane(_Panel):
+    """2-D objective space: truth, boxes, estimated front staircase, effective hull, estimates, pulled arm."""
+
+    def __init__(self, ctx: _Ctx, show_truth: bool, x: str = "x", y: str = "y",
+                 domain: tuple[tuple[float, float], tuple[float, float]] = ((0, 0.56), (0, 1))) -> None:
+        self.ctx, self.show_truth, self.x, self.y, self.domain = ctx, show_truth, x, y, domain
+        self.statuses = _statuses_used(ctx)
+        snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
+        self.has_samples = any("samples" in s.extras for s in snaps)
+        self.has_arrow = any("m_t" in s.extras and "p_t" in s.extras for s in snaps)
+        est = np.concatenate([s.estimates[:, ctx.objectives] for s in snaps]) * ctx.signs
+        truth = np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
+        self.ranges = geo.view_ranges(est, truth)
+        ctx.decimals = geo.decimals_for(self.ranges)
+
+    def _ax(self, t: dict) -> dict:
+        t.update(xaxis=self.x, yaxis=self.y)
+        return t
+
+    # truth -------------------------------------------------------------------------------------
+    def _truth_styles(self) -> list[dict]:
+        return [
+            self._ax({"type": "scatter", "mode": "markers", "name": "true mean (unknown to the learner)",
+                      "marker": {"symbol": "x-thin-open", "size": 14, "color": STATUS_COLORS["true"],
+                                 "line": {"width": 2.5, "color": STATUS_COLORS["true"]}}, "opacity": 0.75,
+                      "legendgroup": "truth", "hovertemplate": "true mean<br>%{x:.3f}, %{y:.3f}<extra></extra>"}),
+            self._ax({"type": "scatter", "mode": "lines", "name": "true Pareto front", "legendgroup": "truth",
+                      "line": {"color": STATUS_COLORS["true"], "width": 2, "dash": "dash"}, "opacity": 0.75,
+                      "hoverinfo": "skip"}),
+        ]
+
+    def _truth_data(self, n: int) -> list[dict]:
+        m = self.ctx.truth(n)
+        stair = geo.staircase(m, self.ctx.signs)
+        pts = m * self.ctx.signs
+        return [{"x": self.ctx.num(pts[:, 0]), "y": self.ctx.num(pts[:, 1])},
+                {"x": self.ctx.num(stair[:, 0]), "y": self.ctx.num(stair[:, 1])}]
+
+    def statics(self) -> list[dict]:
+        out = _legend_dummies(self.statuses)
+        for t in out:
+            self._ax(t)
+        if self.show_truth and not self.ctx.truth_moves:
+            out += [_merge(s, d) for s, d in zip(self._truth_styles(), self._truth_data(0), strict=True)]
+        return out
+
+    # moving traces ------------------------------------------------------------------------------
+    def styles(self) -> list[dict]:
+        out = self._truth_styles() if self.show_truth and self.ctx.truth_moves else []
+        if self.has_samples:
+            out.append(self._ax({"type": "scatter", "mode": "markers", "name": "sampled vectors",
+                                 "marker": {"symbol": "circle-open", "size": 9, "color": "#777777"},
+                                 "opacity": 0.6, "hoverinfo": "skip"}))
+        for s in self.statuses:
+            c = STATUS_COLORS[STATUS_NAMES[s]]
+            out.append(self._ax({"type": "scatter", "mode": "lines", "fill": "toself", "fillcolor": rgba(c, 0.08),
+                                 "line": {"color": rgba(c, 0.85), "width": 1.5}, "legendgroup": "boxes",
+                                 "name": BOX_LABEL, "showlegend": False,
+                                 "hoverinfo": "skip"}))
+        out += [
+            self._ax({"type": "scatter", "mode": "lines", "name": "estimated Pareto front",
+                      "line": {"color": STATUS_COLORS["front"], "width": 4}, "hoverinfo": "skip"}),
+            self._ax({"type": "scatter", "mode": "lines", "name": "estimated effective front (convex hull)",
+                      "line": {"color": STATUS_COLORS["hull"], "width": 6, "dash": "dot"}, "hoverinfo": "skip"}),
+            self._ax({"type": "scatter", "mode": "markers+text" if self.ctx.K <= 20 else "markers",
+                      "name": "estimated mean", "showlegend": False,
+                      "marker": {"size": 17, "line": {"color": "white", "width": 1.5}},
+                      "texttemplate": "%{customdata[0]}", "textposition": "top right",
+                      "textfont": {"size": 15, "color": "#222222"}, "cliponaxis": False,
+                      "hovertemplate": "arm %{customdata[0]} (%{customdata[2]}), %{customdata[1]} pulls"
+                                       "<br>estimate %{x:.3f}, %{y:.3f}<extra></extra>"}),
+            self._ax({"type": "scatter", "mode": "markers", "name": "arm pulled at this round",
+                      "marker": {"symbol": "circle-open", "size": 32,
+                                 "line": {"width": 4, "color": STATUS_COLORS["pulled"]},
+                                 "color": STATUS_COLORS["pulled"]}, "hoverinfo": "skip"}),
+        ]
+        if self.has_arrow:
+            out.append(self._ax({"type": "scatter", "mode": "lines+markers",
+                                 "name": "m<sub>t</sub> → p<sub>t</sub> (most ambiguous arm → its rival)",
+                                 "line": {"color": "#000000", "width": 2.5},
+                                 "marker": {"symbol": ["circle", "arrow"], "size": [6, 18], "angleref": "previous",
+                                            "color": "#000000"}, "hoverinfo": "skip"}))
+        return out
+
+    def estimates(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Drawn estimates (K x 2, display orientation) and the mask of arms with one."""
+        snap = self.ctx.snap(n)
+        est = snap.estimates[:, self.ctx.objectives]
+        return est * self.ctx.signs, geo.seen(est)
+
+    def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Clipped box bounds (K x 2 each) in display orientation."""
+        snap, c = self.ctx.snap(n), self.ctx
+        lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
+        return geo.clip_to_view(lo, hi, self.ranges)
+
+    def fronts(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Estimated Pareto staircase and effective-front chain (display orientation)."""
+        snap, c = self.ctx.snap(n), self.ctx
+        est = snap.estimates[:, c.objectives]
+        ok = np.flatnonzero(geo.seen(est))
+        return geo.staircase(est[ok], c.signs), geo.hull_chain(est[ok], c.signs)
+
+    def data(self, n: int) -> list[dict]:
+        c, snap = self.ctx, self.ctx.snap(n)
+        out = self._truth_data(n) if self.show_truth and c.truth_moves else []
+        if self.has_samples:
+            smp = snap.extras.get("samples")
+            pts = (np.asarray(smp)[:, c.objectives] * c.signs) if smp is not None else np.empty((0, 2))
+            out.append({"x": c.num(pts[:, 0]), "y": c.num(pts[:, 1])})
+        est, ok = self.estimates(n)
+        lo, hi = self.boxes(n)
+        status = _status_of(snap)
+        for s in self.statuses:
+            sel = ok & (status == s)
+            bx, by = geo.rectangles(lo[sel], hi[sel])
+            out.append({"x": c.num(bx), "y": c.num(by)})
+        stair, chain = self.fronts(n)
+        out.append({"x": c.num(stair[:, 0]), "y": c.num(stair[:, 1])})
+        out.append({"x": c.num(chain[:, 0]), "y": c.num(chain[:, 1])})
+        out.append({"x": c.num(est[:, 0]), "y": c.num(est[:, 1]),
+                    "marker": {"color": [_STATUS_RGB[s] for s in status], "size": 17,
+                               "line": {"color": "white", "width": 1.5}},
+                    "customdata": [[a, int(snap.counts[a]), STATUS_NAMES[s]] for a, s in enumerate(status)]})
+        p = snap.pulled
+        ring = est[[p]] if p is not None and ok[p] else np.empty((0, 2))
+        out.append({"x": c.num(ring[:, 0]), "y": c.num(ring[:, 1])})
+        if self.has_arrow:
+            m, q = snap.extras.get("m_t"), snap.extras.get("p_t")
+            pair = est[[int(m), int(q)]] if m is not None and q is not None else np.empty((0, 2))
+            out.append({"x": c.num(pair[:, 0]), "y": c.num(pair[:, 1])})
+        return out
+
+    def axes(self) -> dict:
+        (xd, yd), r = self.domain, self.ranges
+        xa, ya = "xaxis" + self.x[1:], "yaxis" + self.y[1:]
+        return {xa: {"domain": list(xd), "range": r[0].tolist(), "title": {"text": _axis_title(self.ctx, 0)},
+                     "anchor": self.y, "zeroline": False},
+                ya: {"domain": list(yd), "range": r[1].tolist(), "title": {"text": _axis_title(self.ctx, 1)},
+                     "anchor": self.x, "zeroline": False}}
+
+
+class _Scene(_Panel):
+    """3-D objective space: truth, translucent cuboids with edges, front points, efficient hull facets."""
+
+    def __init__(self, ctx: _Ctx, show_truth: bool, domain=((0, 0.58), (0, 1))) -> None:
+        self.ctx, self.show_truth, self.domain = ctx, show_truth, domain
+        self.statuses = _statuses_used(ctx)
+        snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
+        self.has_samples = any("samples" in s.extras for s in snaps)
+        est = np.concatenate([s.estimates[:, ctx.objectives] for s in snaps]) * ctx.signs
+        truth = np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
+        self.ranges = geo.view_ranges(est, truth)
+        ctx.decimals = min(geo.decimals_for(self.ranges), 3)  # 3-D: 1e-3 of the span is invisible
+        self.centre = self.ranges.mean(axis=1)
+
+    @staticmethod
+    def _xyz(pts: np.ndarray, c: _Ctx) -> dict:
+        return {"x": c.num(pts[:, 0]), "y": c.num(pts[:, 1]), "z": c.num(pts[:, 2])}
+
+    def _truth_styles(self) -> list[dict]:
+        return [{"type": "scatter3d", "mode": "markers", "name": "true mean (unknown to the learner)",
+                 "marker": {"symbol": "x", "size": 5, "color": STATUS_COLORS["true"]}, "opacity": 0.7,
+                 "legendgroup": "truth", "hoverinfo": "skip"},
+                {"type": "scatter3d", "mode": "markers", "name": "true Pareto-optimal arm",
+                 "marker": {"symbol": "diamond-open", "size": 9, "color": STATUS_COLORS["true"]}, "opacity": 0.7,
+                 "legendgroup": "truth", "hoverinfo": "skip"}]
+
+    def _truth_data(self, n: int) -> list[dict]:
+        from ..pareto import pareto_mask
+
+        m = self.ctx.truth(n)
+        pts = m * self.ctx.signs
+        return [self._xyz(pts, self.ctx), self._xyz(pts[pareto_mask(m)], self.ctx)]
+
+    def statics(self) -> list[dict]:
+        out = _legend_dummies(self.statuses, mode3d=True)
+        if self.show_truth and not self.ctx.truth_moves:
+            out += [_merge(s, d) for s, d in zip(self._truth_styles(), self._truth_data(0), strict=True)]
+        return out
+
+    def styles(self) -> list[dict]:
+        K = self.ctx.K
+        tri = geo.cuboid_triangles(K)
+        n_st = len(STATUS_NAMES)
+        scale = [[v, _STATUS_RGB[s]] for s in range(n_st) for v in (s / n_st, (s + 1) / n_st)]
+        out = self._truth_styles() if self.show_truth and self.ctx.truth_moves else []
+        if self.has_samples:
+            out.append({"type": "scatter3d", "mode": "markers", "name": "sampled vectors",
+                        "marker": {"size": 3, "color": "#777777"}, "opacity": 0.6, "hoverinfo": "skip"})
+        out.append({"type": "mesh3d", "name": BOX_LABEL, "showlegend": False,
+                    "legendgroup": "boxes", "i": tri[:, 0].tolist(), "j": tri[:, 1].tolist(),
+                    "k": tri[:, 2].tolist(), "intensitymode": "cell", "colorscale": scale, "cmin": -0.5,
+                    "cmax": n_st - 0.5, "showscale": False, "opacity": 0.12, "flatshading": True,
+                    "hoverinfo": "skip", "lighting": {"ambient": 1.0, "diffuse": 0.0, "specular": 0.0}})
+        for s in self.statuses:
+            out.append({"type": "scatter3d", "mode": "lines", "name": "box edges", "showlegend": False,
+                        "legendgroup": "boxes", "hoverinfo": "skip",
+                        "line": {"color": rgba(STATUS_COLORS[STATUS_NAMES[s]], 0.6), "width": 2}})
+        out += [
+            {"type": "scatter3d", "mode": "markers", "name": "estimated Pareto front (arms)",
+             "marker": {"symbol": "diamond-open", "size": 12, "color": STATUS_COLORS["front"],
+                        "line": {"width": 3}}, "hoverinfo": "skip"},
+            {"type": "mesh3d", "name": "estimated effective front (hull facets)", "showlegend": True,
+             "color": STATUS_COLORS["hull"], "opacity": 0.35, "flatshading": True, "hoverinfo": "skip"},
+            {"type": "scatter3d", "mode": "markers+text" if K <= 15 else "markers", "name": "estimated mean",
+             "showlegend": False, "marker": {"size": 7, "line": {"color": "white", "width": 1}},
+             "texttemplate": "%{customdata[0]}", "textposition": "top center", "textfont": {"size": 14},
+             "hovertemplate": "arm %{customdata[0]} (%{customdata[2]}), %{customdata[1]} pulls"
+                              "<br>estimate %{x:.3f}, %{y:.3f}, %{z:.3f}<extra></extra>"},
+            {"type": "scatter3d", "mode": "markers", "name": "arm pulled at this round",
+             "marker": {"symbol": "circle-open", "size": 16, "color": STATUS_COLORS["pulled"],
+                        "line": {"width": 4, "color": STATUS_COLORS["pulled"]}}, "hoverinfo": "skip"},
+        ]
+        for t in out:
+            t["scene"] = "scene"
+        return out
+
+    def facets(self, n: int) -> np.ndarray:
+        """Efficient hull facets (F x 3 arm indices) of the snapshot's seen estimates."""
+        snap, c = self.ctx.snap(n), self.ctx
+        est = snap.estimates[:, c.objectives]
+        ok = np.flatnonzero(geo.seen(est))
+        return ok[geo.hull_facets(est[ok])] if ok.size else np.empty((0, 3), dtype=np.int64)
+
+    def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Clipped cuboid bounds (K x 3 each, display orientation) and the mask of drawn arms."""
+        snap, c = self.ctx.snap(n), self.ctx
+        ok = geo.seen(snap.estimates[:, c.objectives])
+        lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
+        lo, hi = geo.clip_to_view(lo, hi, self.ranges)
+        lo[~ok] = self.centre  # undrawn arms: a degenerate (invisible) cuboid keeps the mesh indices fixed
+        hi[~ok] = self.centre
+        return lo, hi, ok
+
+    def data(self, n: int) -> list[dict]:
+        c, snap = self.ctx, self.ctx.snap(n)
+        out = self._truth_data(n) if self.show_truth and c.truth_moves else []
+        est = snap.estimates[:, c.objectives] * c.signs
+        ok = geo.seen(est)
+        if self.has_samples:
+            smp = snap.extras.get("samples")
+            pts = (np.asarray(smp)[:, c.objectives] * c.signs) if smp is not None else np.empty((0, 3))
+            out.append(self._xyz(pts, c))
+        lo, hi, _ = self.boxes(n)
+        status = _status_of(snap)
+        out.append({**self._xyz(geo.cuboid_vertices(lo, hi), c), "intensity": np.repeat(status, 12).tolist()})
+        for s in self.statuses:
+            sel = ok & (status == s)
+            out.append(self._xyz(geo.cuboid_edges(lo[sel], hi[sel]), c))
+        front = np.flatnonzero(ok)
+        front = front[geo.pareto.pareto_mask(est[front] * c.signs)] if front.size else front
+        out.append(self._xyz(est[front], c))
+        facets = self.facets(n)
+        if facets.shape[0] == 0:
+            facets = np.zeros((1, 3), dtype=np.int64)  # one degenerate triangle: nothing is drawn
+        verts = np.where(ok[:, None], est, self.centre)
+        out.append({**self._xyz(verts, c), "i": facets[:, 0].tolist(), "j": facets[:, 1].tolist(),
+                    "k": facets[:, 2].tolist()})
+        out.append({**self._xyz(est, c), "marker": {"color": [_STATUS_RGB[s] for s in status], "size": 7,
+                                                    "line": {"color": "white", "width": 1}},
+                    "customdata": [[a, int(snap.counts[a]), STATUS_NAMES[s]] for a, s in enumerate(status)]})
+        p = snap.pulled
+        out.append(self._xyz(est[[p]] if p is not None and ok[p] else np.empty((0, 3)), c))
+        return out
+
+    def axes(self) -> dict:
+        (xd, yd), r = self.domain, self.ranges
+        ax = {f"{a}axis": {"range": r[j].tolist(), "title": {"text": _axis_title(self.ctx, j)}}
+              for j, a in enumerate("xyz")}
+        return {"scene": {"domain": {"x": list(xd), "y": list(yd)}, "aspectmode": "cube", **ax,
+                          "camera": {"eye": {"x": 1.6, "y": 1.6, "z": 1.1}}}}
+
+
+class _Strips(_Panel):
+    """Per-objective interval strips (003 §5.2): one panel per objective, vertical intervals per arm.
+
+    An interval is "kept" when the arm survives that objective's filter (``extras["filtered_sets"][i]``),
+    else "filtered out"; without filter sets, rejected arms are filtered out.
+    """
+
+    def __init__(self, ctx: _Ctx, show_truth: bool, first_axis: int, domain_x=(0, 0.56)) -> None:
+        self.ctx, self.show_truth, self.first = ctx, show_truth, first_axis
+        self.domain_x = domain_x
+        m = len(ctx.objectives)
+        gap = 0.06 if m > 1 else 0.0
+        h = (1 - gap * (m - 1)) / m
+        self.domains = [(1 - (i + 1) * h - i * gap, 1 - i * h - i * gap) for i in range(m)]
+        snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
+        est = np.concatenate([s.estimates[:, ctx.objectives] for s in snaps]) * ctx.signs
+        truth = np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
+        self.ranges = geo.view_ranges(est, truth, pad=0.15)
+        ctx.decimals = geo.decimals_for(self.ranges)
+
+    def _ref(self, i: int) -> dict:
+        a = self.first + i
+        return {"xaxis": f"x{a}", "yaxis": f"y{a}"}
+
+    def _kept(self, n: int, i: int) -> np.ndarray:
+        snap = self.ctx.snap(n)
+        sets = snap.extras.get("filtered_sets")
+        if sets is not None and len(sets) > self.ctx.objectives[i]:
+            kept = np.zeros(self.ctx.K, dtype=bool)
+            kept[list(sets[self.ctx.objectives[i]])] = True
+            return kept
+        return _status_of(snap) != REJECTED
+
+    def _truth_style(self, i: int) -> dict:
+        return {"type": "scatter", "mode": "markers", "name": "true mean (unknown to the learner)",
+                "marker": {"symbol": "line-ew-open", "size": 26, "line": {"width": 3, "color": STATUS_COLORS["true"]}},
+                "legendgroup": "truth", "showlegend": i == 0, "hoverinfo": "skip", **self._ref(i)}
+
+    def _truth_data(self, n: int, i: int) -> dict:
+        return {"x": list(range(self.ctx.K)), "y": self.ctx.num(self.ctx.truth(n)[:, i] * self.ctx.signs[i])}
+
+    def statics(self) -> list[dict]:
+        if not self.show_truth or self.ctx.truth_moves:
+            return []
+        return [_merge(self._truth_style(i), self._truth_data(0, i)) for i in range(len(self.ctx.objectives))]
+
+    def styles(self) -> list[dict]:
+        out = []
+        for i in range(len(self.ctx.objectives)):
+            if self.show_truth and self.ctx.truth_moves:
+                out.append(self._truth_style(i))
+            for kept, key, label in ((True, "candidate", "interval kept by this objective's filter"),
+                                     (False, "rejected", "interval filtered out")):
+                out.append({"type": "scatter", "mode": "lines", "name": label, "legendgroup": key,
+                            "showlegend": i == 0, "hoverinfo": "skip",
+                            "line": {"color": rgba(STATUS_COLORS[key], 0.75 if kept else 0.5), "width": 9},
+                            **self._ref(i)})
+            out.append({"type": "scatter", "mode": "markers", "name": "estimated mean", "showlegend": False,
+                        "marker": {"size": 13, "color": "#222222", "line": {"color": "white", "width": 1.5}},
+                        "hovertemplate": "arm %{x}: estimate %{y:.3f}<extra></extra>", **self._ref(i)})
+            out.append({"type": "scatter", "mode": "markers", "name": "arm pulled at this round",
+                        "showlegend": i == 0, "legendgroup": "pulled", "hoverinfo": "skip",
+                        "marker": {"symbol": "circle-open", "size": 26, "color": STATUS_COLORS["pulled"],
+                                   "line": {"width": 4, "color": STATUS_COLORS["pulled"]}}, **self._ref(i)})
+        return out
+
+    def data(self, n: int) -> list[dict]:
+        c, snap = self.ctx, self.ctx.snap(n)
+        lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
+        lo, hi = geo.clip_to_view(lo, hi, self.ranges)
+        est = snap.estimates[:, c.objectives] * c.signs
+        arms = np.arange(c.K, dtype=float)
+        out = []
+        for i in range(len(c.objectives)):
+            if self.show_truth and c.truth_moves:
+                out.append(self._truth_data(n, i))
+            ok = np.isfinite(est[:, i])
+            kept = self._kept(n, i)
+            for sel in (ok & kept, ok & ~kept):
+                x, y = geo.vertical_segments(arms[sel], lo[sel, i], hi[sel, i])
+                out.append({"x": c.num(x), "y": c.num(y)})
+            out.append({"x": list(range(c.K)), "y": c.num(est[:, i])})
+            p = snap.pulled
+            ring = [p] if p is not None and ok[p] else []
+            out.append({"x": ring, "y": c.num(est[ring, i])})
+        return out
+
+    def axes(self) -> dict:
+        out = {}
+        K = self.ctx.K
+        for i, (a, b) in enumerate(self.domains):
+            n = self.first + i
+            out[f"xaxis{n}"] = {"domain": list(self.domain_x), "anchor": f"y{n}", "range": [-0.6, K - 0.4],
+                                "dtick": 1 if K <= 20 else 5, "showticklabels": i == len(self.domains) - 1,
+                                "title": {"text": "arm" if i == len(self.domains) - 1 else ""}}
+            out[f"yaxis{n}"] = {"domain": [a, b], "anchor": f"x{n}", "range": self.ranges[i].tolist(),
+                                "title": {"text": _axis_title(self.ctx, i), "font": {"size": 15}}}
+        return out
+
+
+def _curve_series(ctx: _Ctx, task: str) -> tuple[str, list[tuple[str, np.ndarray]]]:
+    """The panel title and the named curves (one value per frame) for the trace's task."""
+    tr = ctx.trace
+    rounds = np.array([ctx.snap(n).t for n in range(len(ctx.idx))])
+    at = np.clip(rounds, 1, max(tr.rounds, 1)) - 1
+
+    def cum(name: str) -> np.ndarray:
+        return np.cumsum(tr.metrics[name])[at] if len(tr.metrics[name]) else np.zeros(len(at))
+
+    def inst(name: str) -> np.ndarray:
+        return np.asarray(tr.metrics[name], dtype=float)[at]
+
+    undecided = ("arms still undecided", np.array([(_status_of(ctx.snap(n)) == ACTIVE).sum()
+                                                   for n in range(len(ctx.idx))], dtype=float))
+    m = tr.metrics
+    if task == "identify":
+        series = [undecided] + ([("error (1 = recommended set is wrong)", inst("error"))] if "error" in m else [])
+        return "undecided arms and error", series
+    if task == "lexicographic":
+        lex = sorted((k for k in m if k.startswith("lex_regret_")), key=lambda k: int(k.rsplit("_", 1)[1]))
+        if lex:
+            keep = [lex[0]] + ([lex[-1]] if len(lex) > 1 else [])
+            return "cumulative regret per objective", [(f"objective {k.rsplit('_', 1)[1]}", cum(k)) for k in keep]
+    if task == "risk-averse" and "simple_regret" in m:
+        return "simple regret of the recommendation", [("simple regret", inst("simple_regret"))]
+    named = [("pareto_regret", "Pareto regret"), ("effective_regret", "effective Pareto regret")]
+    series = [(label, cum(k)) for k, label in named if k in m]
+    if series:
+        return "cumulative regret", series
+    return "undecided arms", [undecided]
+
+
+class _Curves(_Panel):
+    """The metric curves up to the current round, and a vertical line at that round."""
+
+    def __init__(self, ctx: _Ctx, task: str, axis: int, domain) -> None:
+        self.ctx, self.a, self.domain = ctx, axis, domain
+        self.title, self.series = _curve_series(ctx, task)
+        self.rounds = np.array([ctx.snap(n).t for n in range(len(ctx.idx))], dtype=float)
+        vals = np.concatenate([v for _, v in self.series])
+        lo, hi = min(0.0, float(np.nanmin(vals))), float(np.nanmax(vals))
+        self.yrange = [lo, hi * 1.08 if hi > 0 else 1.0]
+
+    def _ref(self) -> dict:
+        return {"xaxis": f"x{self.a}", "yaxis": f"y{self.a}"}
+
+    def styles(self) -> list[dict]:
+        colors = ("#000000", STATUS_COLORS["hull"], STATUS_COLORS["front"])
+        out = [{"type": "scatter", "mode": "lines", "name": name, "line": {"color": colors[i % 3], "width": 4},
+                "legendgroup": "curves", "hovertemplate": "round %{x}: %{y:.3g}<extra>" + name + "</extra>",
+                **self._ref()} for i, (name, _) in enumerate(self.series)]
+        out.append({"type": "scatter", "mode": "lines", "name": "current round", "showlegend": False,
+                    "line": {"color": STATUS_COLORS["pulled"], "width": 2, "dash": "dot"}, "hoverinfo": "skip",
+                    **self._ref()})
+        return out
+
+    def data(self, n: int) -> list[dict]:
+        x = self.rounds[:n + 1].astype(int).tolist()
+        out = [{"x": x, "y": num(v[:n + 1], 4)} for _, v in self.series]
+        t = int(self.rounds[n])
+        out.append({"x": [t, t], "y": self.yrange})
+        return out
+
+    def axes(self) -> dict:
+        xd, yd = self.domain
+        return {f"xaxis{self.a}": {"domain": list(xd), "anchor": f"y{self.a}", "title": {"text": "round t"},
+                                   "range": [0, float(self.rounds[-1]) * 1.02]},
+                f"yaxis{self.a}": {"domain": list(yd), "anchor": f"x{self.a}", "range": self.yrange}}
+
+
+class _Pulls(_Panel):
+    """Pull counts per arm, bars coloured by status, the pulled arm outlined."""
+
+    def __init__(self, ctx: _Ctx, axis: int, domain) -> None:
+        self.ctx, self.a, self.domain = ctx, axis, domain
+        self.ymax = float(max(np.max(ctx.snap(n).counts) for n in range(len(ctx.idx)))) * 1.1 or 1.0
+
+    def styles(self) -> list[dict]:
+        return [{"type": "bar", "name": "pulls per arm", "showlegend": False, "xaxis": f"x{self.a}",
+                 "yaxis": f"y{self.a}", "hovertemplate": "arm %{x}: %{y} pulls<extra></extra>"}]
+
+    def data(self, n: int) -> list[dict]:
+        snap = self.ctx.snap(n)
+        status = _status_of(snap)
+        width = [0.0] * self.ctx.K
+        if snap.pulled is not None:
+            width[snap.pulled] = 4.0
+        return [{"x": list(range(self.ctx.K)), "y": np.asarray(snap.counts).astype(int).tolist(),
+                 "marker": {"color": [_STATUS_RGB[s] for s in status],
+                            "line": {"color": STATUS_COLORS["pulled"], "width": width}}}]
+
+    def axes(self) -> dict:
+        xd, yd = self.domain
+        K = self.ctx.K
+        return {f"xaxis{self.a}": {"domain": list(xd), "anchor": f"y{self.a}", "title": {"text": "arm"},
+                                   "dtick": 1 if K <= 20 else 5, "range": [-0.6, K - 0.4]},
+                f"yaxis{self.a}": {"domain": list(yd), "anchor": f"x{self.a}", "range": [0, self.ymax]}}
+
+
+# ------------------------------------------------------------------------------------------ assembly
+def _check_objectives(objectives: Any, L: int, lex: bool) -> tuple[int, ...]:
+    if objectives is None:
+        if lex or L == 1:
+            return tuple(range(min(L, MAX_STRIPS)))
+        return tuple(range(3 if L == 3 else 2))
+    try:
+        obj = tuple(int(o) for o in objectives)
+    except (TypeError, ValueError):
+        raise ValueError(f"objectives: must be a tuple of objective indices in [0, {L}), got {objectives!r}") from None
+    sizes = (1, MAX_STRIPS) if lex else (2, 3)
+    if not sizes[0] <= len(obj) <= sizes[1] or len(set(obj)) != len(obj) or not all(0 <= o < L for o in obj):
+        raise ValueError(f"objectives: must be {sizes[0]} to {sizes[1]} distinct objective indices in [0, {L}), "
+                         f"got {objectives!r}")
+    return obj
+
+
+def _task(trace: Trace) -> str:
+    """The algorithm's task from the registry; for an unregistered name, inferred from the trace."""
+    spec = ALGORITHMS.get(trace.algorithm)
+    if spec is not None:
+        return spec.task
+    if any(k.startswith("lex_regret_") for k in trace.metrics):
+        return "lexicographic"
+    if trace.instance.kind == "distributions":
+        return "risk-averse"
+    return "identify" if "error" in trace.metrics else "regret"
+
+
+def _controls(labels: list[str], redraw: bool) -> dict:
+    """Play / pause buttons, a speed menu and a round slider (all client-side)."""
+    def play(ms: int) -> dict:
+        return {"frame": {"duration": ms, "redraw": redraw}, "fromcurrent": True, "mode": "immediate",
+                "transition": {"duration": 0}}
+
+    still = {"frame": {"duration": 0, "redraw": redraw}, "mode": "immediate", "transition": {"duration": 0}}
+    normal = dict(SPEEDS)["normal"]
+    buttons = {"type": "buttons", "direction": "left", "x": 0.0, "y": -0.1, "xanchor": "left", "yanchor": "top",
+               "pad": {"r": 10, "t": 10}, "showactive": False, "font": {"size": 18},
+               "buttons": [{"label": "▶ play", "method": "animate", "args": [None, play(normal)]},
+                           {"label": "❚❚ pause", "method": "animate", "args": [[None], still]}]}
+    speed = {"type": "dropdown", "direction": "up", "x": 0.19, "y": -0.1, "xanchor": "left", "yanchor": "top",
+             "pad": {"t": 10}, "active": 1, "font": {"size": 16}, "showactive": True,
+             "buttons": [{"label": f"speed: {name}", "method": "animate", "args": [None, play(ms)]}
+                         for name, ms in SPEEDS]}
+    slider = {"active": 0, "x": 0.36, "len": 0.64, "y": -0.06, "yanchor": "top", "pad": {"t": 30, "b": 10},
+              "currentvalue": {"prefix": "round t = ", "font": {"size": 20, "color": "#222222"}, "xanchor": "left"},
+              "font": {"color": "rgba(0,0,0,0)"}, "ticklen": 0, "minorticklen": 0,
+              "transition": {"duration": 0},
+              "steps": [{"label": lab, "method": "animate", "args": [[str(i)], still]} for i, lab in enumerate(labels)]}
+    return {"updatemenus": [buttons, speed], "sliders": [slider]}
+
+
+def _title(trace: Trace, task: str) -> str:
+    inst = trace.instance
+    name = inst.name or f"{inst.K} arms"
+    title = f"{trace.algorithm} on {name} (seed {trace.seed})"
+    if trace.snapshot_means is not None:
+        title += " · true means change every round (contextual)"
+    return title
+
+
+def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames: int = 300,
+            show_truth: bool = True) -> go.Figure:
+    """The animated objective-space figure of a run, with its regret curve and pull counts in the same frames.
+
+    ``objectives``: 2 or 3 objective indices to draw (default the first two, or all three when L = 3);
+    for the lexicographic task (and L = 1) the objectives shown as interval strips (default all, up to 5).
+    """
+    if not isinstance(trace, Trace):
+        raise ValueError(f"trace: must be a banditviz Trace, got {type(trace).__name__}")
+    if not trace.snapshots:
+        raise ValueError("trace: has no snapshots to animate; run it with snapshots > 0")
+    if isinstance(max_frames, bool) or not isinstance(max_frames, (int, np.integer)) or not 2 <= max_frames <= 300:
+        raise ValueError(f"max_frames: must be a whole number in [2, 300], got {max_frames!r}")
+    inst, task = trace.instance, _task(trace)
+    strips = task == "lexicographic" or inst.L == 1
+    obj = _check_objectives(objectives, inst.L, strips)
+    signs = np.array([-1.0 if inst.directions[o] == "min" else 1.0 for o in obj])
+    ctx = _Ctx(trace, frame_indices(len(trace.snapshots), int(max_frames)), obj, signs)
+    right = (0.66, 1.0)
+    if strips:
+        main: _Panel = _Strips(ctx, show_truth, first_axis=3)
+    elif len(obj) == 3:
+        main = _Scene(ctx, show_truth)
+    else:
+        main = _Plane(ctx, show_truth, x="x3", y="y3")
+    panels = [main, _Curves(ctx, task, 1, (right, (0.58, 1.0))), _Pulls(ctx, 2, (right, (0.0, 0.42)))]
+    statics = [t for p in panels for t in p.statics()]
+    styles = [s for p in panels for s in p.styles()]
+    moving = list(range(len(statics), len(statics) + len(styles)))
+    frames = []
+    for n in range(len(ctx.idx)):
+        data = [d for p in panels for d in p.data(n)]
+        for d, s in zip(data, styles, strict=True):
+            d["type"] = s["type"]
+        frames.append({"name": str(n), "data": data, "traces": moving})
+    base = [_merge(s, d) for s, d in zip(styles, frames[0]["data"], strict=True)]
+    layout = base_layout(_title(trace, task), height=860, uirevision="keep", hovermode="closest",
+                         margin={"l": 90, "r": 30, "t": 190, "b": 150})
+    layout["title"].update(y=0.985, yref="container", yanchor="top")
+    layout["legend"].update(y=1.04, yanchor="bottom", x=0.0, traceorder="normal")
+    for p in panels:
+        layout.update(p.axes())
+    curves = panels[1]
+    layout["annotations"] = [
+        {"text": curves.title, "x": right[0], "y": 1.0, "xref": "paper", "yref": "paper", "xanchor": "left",
+         "yanchor": "bottom", "showarrow": False, "font": {"size": 20}},
+        {"text": "pulls per arm (colour = status)", "x": right[0], "y": 0.42, "xref": "paper", "yref": "paper",
+         "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": 20}},
+    ]
+    labels = [str(ctx.snap(n).t) for n in range(len(ctx.idx))]
+    layout.update(_controls(labels, redraw=isinstance(main, _Scene)))
+    return _figure(statics + base, layout, frames)
+
+
+def _merge(style: dict, data: dict) -> dict:
+    """``style`` updated by ``data``, nested dicts (marker, line) merged rather than replaced."""
+    out = dict(style)
+    for key, value in data.items():
+        out[key] = {**out[key], **value} if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def _figure(data: list[dict], layout: dict, frames: list[dict]) -> go.Figure:
+    """A `go.Figure` holding ``frames`` as given, skipping Plotly's per-element validation.
+
+    Validating 200 frames of ~15 traces costs seconds (Plotly walks every list element), far over the
+    0.5 s budget, so each `go.Frame` is created empty and handed its already-built dict; everything
+    that serialises the figure (`to_dict`, `to_json`, `st.plotly_chart`, `write_html`) reads those
+    dicts.  The unit tests re-validate a whole figure with `go.Figure(fig.to_dict())`.  Should a
+    future Plotly drop these internals, the validated path is used instead.
+    """
+    fig = go.Figure(data=data, layout=layout, _validate=False)
+    try:
+        objs = []
+        for f in frames:
+            obj = go.Frame(name=f["name"], traces=f["traces"])
+            obj._orphan_props["data"] = f["data"]
+            objs.append(obj)
+        fig._frame_objs = tuple(objs)
+    except AttributeError:  # pragma: no cover - depends on Plotly internals
+        fig.frames = frames
+    return fig
