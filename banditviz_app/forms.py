@@ -1,0 +1,98 @@
+"""Widgets generated from the algorithm registry: a picker grouped by task and a form per algorithm.
+
+Widget state follows one pattern: a widget's key is seeded from the session's setting when it is absent
+(first time on a page), so leaving a page and coming back shows the current setting, not a stale widget.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+import banditviz
+from banditviz.algorithms.base import TASKS, AlgorithmSpec, Param
+
+from . import state
+
+TASK_LABELS = {
+    "identify": "Identify the Pareto front",
+    "regret": "Minimise regret",
+    "lexicographic": "Lexicographic objectives",
+    "risk-averse": "Risk-averse (mean-variance)",
+}
+
+
+def seeded(key: str, value: Any) -> str:
+    """Seed widget ``key`` with ``value`` unless the widget already holds a value; returns the key."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+    return key
+
+
+def compatible(kind: str) -> dict[str, AlgorithmSpec]:
+    """Registered algorithms that run on instances of ``kind``."""
+    return {n: s for n, s in banditviz.ALGORITHMS.items() if kind in s.kinds}
+
+
+def algorithm_picker(kind: str, current: str, key: str = "alg") -> str:
+    """Task, then algorithm (only those that run on ``kind``); the help names the paper."""
+    algs = compatible(kind)
+    tasks = [t for t in TASKS if any(s.task == t for s in algs.values())]
+    task_key = f"{key}_task_{kind}"
+    task = st.selectbox("Task", tasks, format_func=TASK_LABELS.get,
+                        key=seeded(task_key, algs[current].task if current in algs else tasks[0]))
+    names = [n for n, s in algs.items() if s.task == task]
+    alg_key = f"{key}_{kind}_{task}"
+    if st.session_state.get(alg_key) not in names:
+        st.session_state[alg_key] = current if current in names else names[0]
+    name = st.selectbox("Algorithm", names, key=alg_key,
+                        format_func=lambda n: f"{n} ({algs[n].paper.split(',')[0]})",
+                        help="Each algorithm is listed with the paper it comes from.")
+    st.caption(f"**{name}** — {algs[name].summary}  \n_Paper: {algs[name].paper}_")
+    return name
+
+
+def _param_help(spec: AlgorithmSpec, p: Param) -> str:
+    rng = f" Range [{p.low:g}, {p.high:g}]." if p.low is not None and p.high is not None else ""
+    default = "automatic (paper formula)" if p.default is None else repr(p.default)
+    return f"{p.help}.{rng} Paper default: {default} ({spec.paper})."
+
+
+def param_widget(spec: AlgorithmSpec, p: Param, value: Any, key: str) -> Any:
+    """One input for one parameter: selectbox for choices, checkbox for bools, number input otherwise."""
+    label, helptext = p.name, _param_help(spec, p)
+    seeded(key, value)
+    if p.choices is not None:
+        return st.selectbox(label, list(p.choices), key=key, help=helptext)
+    if p.type is bool:
+        return st.checkbox(label, key=key, help=helptext)
+    if p.type is int:
+        low = None if p.low is None else int(p.low)
+        high = None if p.high is None else int(p.high)
+        return st.number_input(label, min_value=low, max_value=high, step=1, key=key, help=helptext)
+    return st.number_input(label, min_value=p.low, max_value=p.high, key=key, help=helptext, format="%g",
+                           placeholder="automatic" if p.default is None else None)
+
+
+def params_form_fields(spec: AlgorithmSpec, params: dict[str, Any], key: str) -> dict[str, Any]:
+    """Widgets for every parameter of ``spec`` (inside a form); returns the values that are set."""
+    values = spec.validate({k: v for k, v in params.items() if k in {p.name for p in spec.params}})
+    out = {}
+    cols = st.columns(2) if len(spec.params) > 1 else [st.container()]
+    for i, p in enumerate(spec.params):
+        with cols[i % len(cols)]:
+            v = param_widget(spec, p, values[p.name], f"{key}_{spec.name}_{p.name}")
+        if v is not None:
+            out[p.name] = v
+    return out
+
+
+def horizon_seed_fields(setting: state.Setting, key: str) -> tuple[int, int]:
+    c1, c2 = st.columns(2)
+    horizon = c1.number_input("Horizon T (rounds)", 1, state.APP_MAX_HORIZON, step=100,
+                              key=seeded(f"{key}_T", setting.horizon),
+                              help="Identification algorithms may stop earlier.")
+    seed = c2.number_input("Seed", 0, 2**32 - 1, step=1, key=seeded(f"{key}_seed", setting.seed),
+                           help="Same seed, same noise: the run is reproducible bit for bit.")
+    return int(horizon), int(seed)

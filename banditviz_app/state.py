@@ -1,0 +1,209 @@
+"""Per-session state of the app and its encoding in the URL (st.query_params).
+
+The session holds one *current setting*: the instance, where it came from, the algorithm, its parameters,
+the horizon and the seed. Pages read it with `current()` and change it only through `set_instance` /
+`set_run`, which validate first: a bad value raises ValueError and the previous valid setting stays.
+
+URL keys (decision, the issue only asks for "compact JSON or preset name + generator params"):
+``preset`` (a preset name) or ``gen`` + ``gp`` (a generator name and its parameters as JSON) or ``inst``
+(the instance's compact JSON); ``alg``; ``p`` (the parameters that differ from the paper defaults, JSON);
+``seed``; ``T`` (the horizon).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import streamlit as st
+
+import banditviz
+from banditviz import instances, limits
+
+DEFAULT_PRESET = "default"
+DEFAULT_ALGORITHM = "pareto_ucb1"
+DEFAULT_HORIZON = 2000
+APP_MAX_HORIZON = 200_000  # the app's interactive cap; full-size runs go through the CLI
+MAX_URL_INSTANCE_CHARS = 6000  # longer instances are not put in the link (export the JSON instead)
+DEFAULT_FOR_KIND = {"means": "pareto_ucb1", "linear": "pareto_ucb1", "contextual": "mol_ts",
+                    "distributions": "ramgape_b"}
+
+GENERATORS: dict[str, Callable[..., banditviz.Instance]] = {
+    "uniform_box": instances.uniform_box,
+    "concave_front": instances.concave_front,
+    "convex_front": instances.convex_front,
+    "random_linear": instances.random_linear,
+    "random_contextual": instances.random_contextual,
+}
+GENERATOR_ARGS = {"K", "L", "d", "seed", "sigma"}
+_KEY = "bv_setting"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What one session is looking at: the instance, its source, and the run's algorithm, parameters, T, seed."""
+
+    instance: banditviz.Instance
+    source: dict[str, Any] = field(default_factory=dict)
+    algorithm: str = DEFAULT_ALGORITHM
+    params: dict[str, Any] = field(default_factory=dict)
+    horizon: int = DEFAULT_HORIZON
+    seed: int = 0
+
+    @property
+    def instance_json(self) -> str:
+        return compact_json(self.instance)
+
+
+def compact_json(instance: banditviz.Instance) -> str:
+    """The instance's JSON without whitespace (the cache key and the ``inst`` URL value)."""
+    return json.dumps(instance.to_dict(), separators=(",", ":"), allow_nan=False)
+
+
+def build_generated(name: str, args: dict[str, Any]) -> banditviz.Instance:
+    """Instance from one of the core's generators; ValueError names the bad field."""
+    if name not in GENERATORS:
+        raise ValueError(f"gen: unknown generator {name!r}; known: {sorted(GENERATORS)}")
+    if not isinstance(args, dict) or set(args) - GENERATOR_ARGS:
+        raise ValueError(f"gp: generator parameters must be an object with keys among {sorted(GENERATOR_ARGS)}")
+    return GENERATORS[name](**args)
+
+
+def default_algorithm(instance: banditviz.Instance) -> str:
+    name = DEFAULT_FOR_KIND[instance.kind]
+    if name in banditviz.ALGORITHMS:
+        return name
+    return next(n for n, s in banditviz.ALGORITHMS.items() if instance.kind in s.kinds)
+
+
+def check_run(setting: Setting) -> Setting:
+    """Validate the run part of a setting against the registry and the limits (ValueError if bad)."""
+    spec = banditviz.get_algorithm(setting.algorithm)
+    if setting.instance.kind not in spec.kinds:
+        raise ValueError(f"algorithm: {spec.name} runs on instance kinds {list(spec.kinds)}, "
+                         f"not on {setting.instance.kind!r}")
+    spec.validate(setting.params)
+    horizon = limits.check_int("horizon", setting.horizon, 1, APP_MAX_HORIZON)
+    seed = limits.check_int("seed", setting.seed, 0, limits.MAX_SEED)
+    limits.check_run_size(horizon, setting.instance.K, 200)
+    return replace(setting, horizon=horizon, seed=seed)
+
+
+def default_setting() -> Setting:
+    return Setting(instance=banditviz.preset(DEFAULT_PRESET), source={"preset": DEFAULT_PRESET})
+
+
+# ---------------------------------------------------------------------- URL
+def _json_param(key: str, text: str) -> Any:
+    if len(text) > limits.MAX_UPLOAD_BYTES:
+        raise ValueError(f"{key}: longer than {limits.MAX_UPLOAD_BYTES:,} characters")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{key}: not valid JSON ({exc.msg})") from None
+
+
+def from_query(query: dict[str, str]) -> Setting:
+    """The setting a link encodes (missing keys take the defaults); ValueError names the bad key."""
+    if "inst" in query:
+        inst, source = banditviz.Instance.from_json(query["inst"]), {}
+    elif "gen" in query:
+        args = _json_param("gp", query.get("gp", "{}"))
+        inst, source = build_generated(query["gen"], args), {"gen": query["gen"], "gp": args}
+    else:
+        name = query.get("preset", DEFAULT_PRESET)
+        inst, source = banditviz.preset(name), {"preset": name}
+    params = _json_param("p", query["p"]) if "p" in query else {}
+    if not isinstance(params, dict):
+        raise ValueError("p: algorithm parameters must be a JSON object")
+    setting = Setting(
+        instance=inst, source=source, algorithm=query.get("alg", default_algorithm(inst)), params=params,
+        horizon=limits.check_int("T", query.get("T", DEFAULT_HORIZON), 1, APP_MAX_HORIZON),
+        seed=limits.check_int("seed", query.get("seed", 0), 0, limits.MAX_SEED),
+    )
+    return check_run(setting)
+
+
+def to_query(setting: Setting) -> dict[str, str]:
+    """The URL parameters of a setting (inverse of `from_query`)."""
+    out: dict[str, str] = {}
+    if "preset" in setting.source:
+        out["preset"] = setting.source["preset"]
+    elif "gen" in setting.source:
+        out["gen"] = setting.source["gen"]
+        out["gp"] = json.dumps(setting.source["gp"], separators=(",", ":"))
+    elif len(setting.instance_json) <= MAX_URL_INSTANCE_CHARS:
+        out["inst"] = setting.instance_json
+    out["alg"] = setting.algorithm
+    defaults = banditviz.get_algorithm(setting.algorithm).defaults()
+    changed = {k: v for k, v in setting.params.items() if defaults.get(k) != v}
+    if changed:
+        out["p"] = json.dumps(changed, separators=(",", ":"))
+    out["T"] = str(setting.horizon)
+    out["seed"] = str(setting.seed)
+    return out
+
+
+# ---------------------------------------------------------------------- session
+def init_session() -> None:
+    """On a session's first run, read the setting from the URL (a bad link falls back to the defaults)."""
+    if _KEY in st.session_state:
+        return
+    try:
+        st.session_state[_KEY] = from_query(st.query_params.to_dict())
+    except ValueError as exc:
+        st.session_state[_KEY] = default_setting()
+        st.session_state["bv_url_error"] = f"This link could not be read, so the default is shown: {exc}"
+    st.session_state["bv_version"] = 0
+
+
+def current() -> Setting:
+    init_session()
+    return st.session_state[_KEY]
+
+
+def version() -> int:
+    """Bumped each time the instance is replaced from outside the table, so the table editor resets."""
+    return st.session_state.get("bv_version", 0)
+
+
+def set_instance(instance: banditviz.Instance, source: dict[str, Any], *, from_table: bool = False) -> None:
+    """Make ``instance`` current; keep the algorithm if it fits the instance's kind, else take its default."""
+    old = current()
+    algorithm, params = old.algorithm, old.params
+    if instance.kind not in banditviz.get_algorithm(algorithm).kinds:
+        algorithm, params = default_algorithm(instance), {}
+    st.session_state[_KEY] = check_run(replace(old, instance=instance, source=source, algorithm=algorithm,
+                                               params=params))
+    if not from_table:
+        st.session_state["bv_version"] = version() + 1
+
+
+def set_run(**changes: Any) -> Setting:
+    """Change the algorithm, parameters, horizon or seed (validated first; ValueError keeps the old)."""
+    new = check_run(replace(current(), **changes))
+    st.session_state[_KEY] = new
+    return new
+
+
+def sync_url() -> None:
+    """Write the current setting into the address bar (only the keys that changed)."""
+    wanted = to_query(current())
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def show_error(exc: Exception) -> None:
+    """A user-caused error as a message in the page (never a traceback)."""
+    st.error(str(exc), icon=":material/error:")
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+
+def plain(text: str) -> str:
+    """User text (arm or instance names) escaped so that markdown shows it verbatim, never as markup."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))

@@ -1,0 +1,121 @@
+"""Design: build the instance (table of arms, generators, presets, noise), preview its fronts, import/export JSON."""
+
+import pandas as pd
+import streamlit as st
+
+import banditviz
+from banditviz import figures, limits
+from banditviz.instances import NOISES
+from banditviz_app import state, table
+
+st.markdown("## Design an instance")
+
+
+def replace_instance(make, source: dict) -> bool:
+    """Build a new instance with ``make()``; on ValueError show it, keep the current instance, return False."""
+    try:
+        state.set_instance(make(), source)
+    except ValueError as exc:
+        state.show_error(exc)
+        return False
+    return True
+
+
+def edit_means(inst: banditviz.Instance) -> None:
+    """Objectives count, noise model and the table of arms of a fixed-means instance."""
+    c1, c2, c3 = st.columns(3)
+    L = c1.radio("Objectives", [2, 3], index=0 if inst.L == 2 else 1, horizontal=True,
+                 key=f"design_L_{state.version()}", disabled=inst.L > 3)
+    if inst.L <= 3 and L != inst.L and replace_instance(lambda: table.change_objectives(inst, L), {}):
+        st.rerun()
+    noise = c2.selectbox("Noise", NOISES, index=NOISES.index(inst.noise), key=f"design_noise_{state.version()}")
+    sigma = c3.number_input("sigma (Gaussian)", 0.001, 1000.0, inst.sigma, format="%g",
+                            key=f"design_sigma_{state.version()}", disabled=noise != "gaussian")
+    changed = noise != inst.noise or (noise == "gaussian" and sigma != inst.sigma)
+    if changed and replace_instance(lambda: inst.with_changes(noise=noise, sigma=sigma), {}):
+        st.rerun()
+    stored = st.session_state.get("design_table")
+    if stored is None or stored[0] != state.version():
+        stored = (state.version(), table.to_table(inst))
+        st.session_state["design_table"] = stored
+    base = stored[1]
+    config = {table.NAME: st.column_config.TextColumn(table.NAME, max_chars=60)}
+    config.update({o: st.column_config.NumberColumn(o, format="%.3f", min_value=-1e6, max_value=1e6)
+                   for o in inst.objective_names})
+    edited = st.data_editor(base, num_rows="dynamic", key=f"design_editor_{state.version()}",
+                            column_config=config, hide_index=True)
+    st.caption("Edit a cell, add a row at the bottom, or select rows and delete them; the preview follows.")
+    if not edited.equals(base):
+        try:
+            new = table.from_table(edited, inst)
+            if new != inst:
+                state.set_instance(new, {}, from_table=True)
+        except ValueError as exc:
+            state.show_error(exc)
+
+
+start_preset, start_gen, start_file = st.tabs(["Papers' presets", "Generate", "Import JSON"])
+with start_preset:
+    dims = st.radio("Objectives drawn", ["2D", "3D", "any"], horizontal=True, key="design_dims")
+    wanted = {"2D": 2, "3D": 3}.get(dims)
+    names = [n for n, p in banditviz.PRESETS.items() if wanted is None or p.dims == wanted]
+    name = st.selectbox("Preset", names, key="design_preset",
+                        format_func=lambda n: f"{n} ({banditviz.PRESETS[n].paper.split(',')[0]})")
+    if name is not None:
+        st.caption(banditviz.PRESETS[name].description)
+        if st.button("Load preset", key="design_load"):
+            replace_instance(lambda: banditviz.preset(name), {"preset": name})
+with start_gen:
+    gen = st.selectbox("Generator", list(state.GENERATORS), key="design_gen",
+                       help="The core's seeded generators (banditviz.instances).")
+    c = st.columns(5)
+    args = {"K": int(c[0].number_input("arms K", 2, limits.MAX_ARMS, 8, key="design_K")),
+            "L": int(c[1].number_input("objectives L", 1, limits.MAX_OBJECTIVES, 2, key="design_L")),
+            "seed": int(c[2].number_input("seed", 0, limits.MAX_SEED, 0, key="design_gseed")),
+            "sigma": float(c[3].number_input("noise sigma", 0.01, 100.0, 0.5, key="design_gsigma"))}
+    if gen in ("random_linear", "random_contextual"):
+        args["d"] = int(c[4].number_input("features d", 1, limits.MAX_DIM, 3, key="design_d"))
+    if st.button("Generate", key="design_generate"):
+        replace_instance(lambda: state.build_generated(gen, args), {"gen": gen, "gp": args})
+with start_file:
+    upload = st.file_uploader("Instance JSON (at most 1 MB)", type=["json"], key="design_upload",
+                              max_upload_size=1)
+    if upload is not None and st.session_state.get("design_upload_id") != upload.file_id:
+        st.session_state["design_upload_id"] = upload.file_id
+        data = upload.getvalue()
+        if len(data) > limits.MAX_UPLOAD_BYTES:
+            state.show_error(ValueError(f"upload: larger than {limits.MAX_UPLOAD_BYTES:,} bytes"))
+        else:
+            replace_instance(lambda: banditviz.Instance.from_json(data), {})
+
+inst = state.current().instance
+left, right = st.columns([5, 6], gap="large")
+with left:
+    st.subheader(f"Arms of {state.plain(inst.name or 'the custom instance')}")
+    if inst.kind == "means":
+        edit_means(inst)
+    else:
+        st.info(f"A {inst.kind} instance is edited through its JSON (export, edit, import) or regenerated.")
+    inst = state.current().instance
+    if inst.means is not None:
+        pareto, effective = set(inst.pareto_set), set(inst.effective_set)
+        gaps = pd.DataFrame({"arm": list(inst.arm_names),
+                             "Pareto optimal": [i in pareto for i in range(inst.K)],
+                             "effective front": [i in effective for i in range(inst.K)],
+                             "Pareto gap": inst.pareto_gaps, "effective gap": inst.effective_gaps})
+        st.dataframe(gaps, hide_index=True, key="design_gaps")
+        st.caption("Pareto gap: the smallest amount to add to every objective of an arm to make it non-dominated. "
+                   "Effective gap: the same against the convex hull of the means (MOL-TS paper, Def. 6).")
+    st.download_button("Export JSON", inst.to_json(), file_name="instance.json", mime="application/json",
+                       key="design_export")
+    st.caption("Algorithm, horizon and seed are chosen on the Watch page; the address bar's link holds them all.")
+with right:
+    objectives = None
+    if inst.L > 3:
+        objectives = tuple(st.multiselect("Objectives to draw (2 or 3)", list(range(inst.L)), default=[0, 1],
+                                          format_func=lambda j: inst.objective_names[j], max_selections=3,
+                                          key="design_objectives"))
+    try:
+        st.plotly_chart(figures.instance_preview(inst, objectives=objectives), key="design_preview")
+    except ValueError as exc:
+        state.show_error(exc)

@@ -1,0 +1,93 @@
+"""Learn: a guided lesson in five steps, each with a small live figure and a "try it" control."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import banditviz
+from banditviz import figures, pareto
+from banditviz.instances import uniform_box
+from banditviz_app import runs, state
+
+st.markdown("## Learn: Pareto bandits in five steps")
+steps = st.tabs(["1 Dominance", "2 Pareto front", "3 Confidence boxes", "4 Effective front", "5 Pareto regret"])
+
+
+def preview(instance: banditviz.Instance, key: str, unit_square: bool = False) -> None:
+    fig = figures.instance_preview(instance)
+    if unit_square:  # fixed axes, so that moving an arm moves the point, not the axes
+        fig.update_layout(xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02])
+    st.plotly_chart(fig, key=key)
+
+
+with steps[0]:
+    text, fig_col = st.columns([2, 3], gap="large")
+    text.markdown("Each arm gives a reward vector; here two objectives, both to maximise. Arm **A dominates** arm "
+                  "**B** when A is at least as good on every objective and strictly better on one: B then lies in "
+                  "the box below and to the left of A.")
+    bx = text.slider("Try it: B's objective 1", 0.0, 1.0, 0.4, 0.05, key="learn_bx")
+    by = text.slider("Try it: B's objective 2", 0.0, 1.0, 0.3, 0.05, key="learn_by")
+    pair = banditviz.Instance.from_means([[0.6, 0.5], [bx, by]], sigma=0.5, arm_names=["A", "B"], name="A and B")
+    dom = pareto.dominated_by(pair.means)  # dom[i, j]: j dominates i
+    verdict = "A dominates B" if dom[1, 0] else "B dominates A" if dom[0, 1] else "neither dominates the other"
+    text.markdown(f"### {verdict}.")
+    with fig_col:
+        fig = figures.instance_preview(pair).update_layout(xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02])
+        fig.add_shape(type="rect", x0=-0.02, y0=-0.02, x1=0.6, y1=0.5, line_width=0, layer="below",
+                      fillcolor="rgba(120,120,120,0.15)")
+        fig.add_annotation(x=0.3, y=0.06, text="A dominates every arm in this box", showarrow=False)
+        st.plotly_chart(fig, key="learn_dominance")
+
+with steps[1]:
+    text, fig_col = st.columns([2, 3], gap="large")
+    text.markdown("The **Pareto front** is the set of arms that no other arm dominates: the best trade-offs. "
+                  "There is no single best arm, so a learner must find, or play, the whole front.")
+    K = text.slider("Try it: number of arms", 3, 40, 12, key="learn_K")
+    seed = text.number_input("seed of the random arms", 0, 10_000, 1, key="learn_seed")
+    cloud = uniform_box(K, 2, seed=int(seed), sigma=0.5)
+    text.markdown(f"### {len(cloud.pareto_set)} of {K} arms are on the Pareto front.")
+    with fig_col:
+        preview(cloud, "learn_front", unit_square=True)
+
+with steps[2]:
+    st.markdown("The learner never sees the true means, only noisy rewards. Around each estimate it keeps a "
+                "**confidence box**: the true mean lies inside with high probability. More pulls, smaller box "
+                "(the width shrinks like 1 / sqrt(pulls)). Here every arm is pulled in turn; drag the slider, or "
+                "press play to go from the first round to the last.")
+    T = st.select_slider("Try it: rounds played", [10, 20, 50, 100, 200, 500, 1000, 2000], 50, key="learn_T")
+    default = banditviz.preset("default")
+    trace = runs.cached_run(state.compact_json(default), "uniform", "{}", int(T), 0, 2)
+    st.plotly_chart(figures.animate(trace, max_frames=2), key="learn_boxes")
+
+with steps[3]:
+    text, fig_col = st.columns([2, 3], gap="large")
+    text.markdown("An arm can be on the Pareto front yet never be the best choice for any weighting of the "
+                  "objectives: a **mixture** of two other arms beats it. The **effective front** keeps only the "
+                  "arms on the upper convex hull. The four arms of the MOL-TS paper's Figure 1 (our vectors):")
+    rnd = text.radio("Round of the example", [1, 2, 3], horizontal=True, key="learn_round")
+    example = banditviz.preset("mol_ts_figure1", round=rnd)
+    move = text.slider("Try it: move a(2) along the diagonal", 0.05, 0.95, float(example.means[1, 0]), 0.05,
+                     key=f"learn_move_{rnd}", help="Sets both objectives of a(2) to this value.")
+    means = np.array(example.means)
+    means[1] = [move, move]
+    moved = example.with_changes(means=means.tolist())
+    on_p, on_c = 1 in moved.pareto_set, 1 in moved.effective_set
+    text.markdown(f"### a(2) is {'on' if on_p else 'off'} the Pareto front and {'on' if on_c else 'off'} the "
+                  f"effective front (effective gap {moved.effective_gaps[1]:.3f}).")
+    with fig_col:
+        preview(moved, "learn_effective", unit_square=True)
+
+with steps[4]:
+    text, fig_col = st.columns([2, 3], gap="large")
+    text.markdown("The **Pareto regret** of a pull is the arm's Pareto gap: the smallest amount to add to all its "
+                  "objectives so that no arm dominates it. Front arms cost 0. Summed over rounds, a good learner's "
+                  "regret grows ever more slowly; pulling arms in turn grows it linearly.")
+    default = banditviz.preset("default")
+    arm = text.selectbox("Try it: pick an arm", range(default.K), format_func=lambda i: default.arm_names[i],
+                       key="learn_arm")
+    text.markdown(f"Pareto gap of {state.plain(default.arm_names[arm])}: **{default.pareto_gaps[arm]:.3f}**; "
+                  f"effective gap: **{default.effective_gaps[arm]:.3f}**.")
+    frame = pd.concat([runs.tidy(runs.cached_run(state.compact_json(default), alg, "{}", 1000, 0, 0))
+                       for alg in ("pareto_ucb1", "uniform")], ignore_index=True)
+    with fig_col:
+        st.plotly_chart(figures.regret_curves(frame, metric="pareto_regret"), key="learn_regret")

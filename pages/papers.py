@@ -1,0 +1,51 @@
+"""Papers: each paper's experiment, scaled down to run in seconds, next to what the paper reports."""
+
+import pandas as pd
+import streamlit as st
+
+import banditviz
+from banditviz_app import runs, state
+from banditviz_app.papers import PAPERS
+
+st.markdown("## The papers")
+st.caption("Each section runs a scaled-down version of the paper's experiment (a few seeds, a short horizon) "
+           "with the algorithms and presets registered for that paper. Full-size runs go through the CLI.")
+
+for paper in PAPERS:
+    st.header(paper.title, divider="gray")
+    st.markdown(f"**Setting.** {paper.setting}  \n_Spec: `shared/specs/{paper.spec}`_")
+    preset_name = paper.run_preset()
+    algorithms = paper.algorithms(banditviz.preset(preset_name).kind) if preset_name else []
+    listed = ", ".join(n for n, s in banditviz.ALGORITHMS.items() if paper.matches(s.paper)) or "none yet"
+    st.caption(f"Registered algorithms: {listed}. Presets: {', '.join(paper.preset_names()) or 'none yet'}.")
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Scaled-down run**")
+        if not algorithms:
+            st.info("This paper's algorithms or presets are not registered yet.")
+        else:
+            st.caption(f"Preset {preset_name}, T = {paper.horizon:,}, {paper.seeds} seeds: "
+                       + ", ".join(algorithms) + ".")
+            ran_key = f"papers_ran_{paper.key}"
+            if st.button("Run the scaled-down experiment", key=f"papers_run_{paper.key}"):
+                st.session_state[ran_key] = True
+            if st.session_state.get(ran_key):
+                instance_json = state.compact_json(banditviz.preset(preset_name))
+                bar = st.progress(0.0)
+
+                def report(done: int, total: int, bar=bar) -> None:
+                    bar.progress(done / total, f"{done} / {total} runs")
+
+                try:
+                    traces = runs.run_many(instance_json, algorithms, range(paper.seeds), paper.horizon,
+                                           progress=report, params=paper.params)
+                    bar.empty()
+                    table = runs.summary(pd.DataFrame([runs.run_row(t) for t in traces]))
+                    st.dataframe(table, hide_index=True, key=f"papers_table_{paper.key}")
+                except ValueError as exc:
+                    state.show_error(exc)
+    with right:
+        st.markdown("**What the paper reports**")
+        st.markdown(paper.reported)
+    st.markdown("Full-size run:")
+    st.code(paper.command(), language="bash")

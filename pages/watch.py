@@ -1,0 +1,69 @@
+"""Watch: one algorithm on the current instance, animated round by round, with a round inspector."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import banditviz
+from banditviz_app import forms, runs, state
+
+setting = state.current()
+inst = setting.instance
+st.markdown("## Watch an algorithm learn")
+st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {inst.K} arms, {inst.L} objectives "
+           f"({inst.kind}). Change it on the Design page. Press ▶ Play under the figure.")
+
+with st.expander("Algorithm, parameters, horizon and seed", expanded=False):
+    name = forms.algorithm_picker(inst.kind, setting.algorithm, key="watch")
+    spec = banditviz.get_algorithm(name)
+    with st.form("watch_form", border=False):
+        params = forms.params_form_fields(spec, setting.params if name == setting.algorithm else {}, "watch_p")
+        horizon, seed = forms.horizon_seed_fields(setting, "watch")
+        submitted = st.form_submit_button("Run", type="primary")
+    if submitted:
+        try:
+            setting = state.set_run(algorithm=name, params=params, horizon=horizon, seed=seed)
+        except ValueError as exc:
+            state.show_error(exc)
+
+try:
+    with st.spinner("Running..."):
+        trace = runs.run_setting(setting)
+        fig = runs.animation(setting)
+except ValueError as exc:
+    state.show_error(exc)
+    st.stop()
+
+st.plotly_chart(fig, key="watch_figure", config={"displaylogo": False})
+
+outcome = f"Played {trace.rounds:,} rounds"
+if trace.stopped_at is not None:
+    outcome += f", stopped at round {trace.stopped_at:,}"
+if trace.recommendation is not None:
+    names = ", ".join(inst.arm_names[i] for i in trace.recommendation)
+    outcome += f"; recommended: {names}"
+    if runs.correct(trace) == 1.0:
+        outcome += " (the true Pareto set)"
+    elif runs.correct(trace) == 0.0:
+        outcome += " (not the true Pareto set)"
+st.markdown(state.plain(outcome + "."))
+
+st.subheader("Round inspector")
+rounds = trace.snapshot_rounds.tolist()
+pick = st.select_slider("Round", options=rounds, value=rounds[-1], key="watch_round")
+snap = trace.snapshots[rounds.index(pick)]
+truth = trace.truth_at(rounds.index(pick))
+table = pd.DataFrame({"arm": list(inst.arm_names), "status": snap.status_names, "pulls": snap.counts})
+for j, obj in enumerate(inst.objective_names):
+    table[f"estimate {obj}"] = inst.display(snap.estimates)[:, j]
+    table[f"width {obj}"] = snap.upper[:, j] - snap.lower[:, j]
+    if truth is not None:
+        table[f"true {obj}"] = inst.display(truth)[:, j]
+table["pulled now"] = np.arange(inst.K) == (snap.pulled if snap.pulled is not None else -1)
+st.dataframe(table, hide_index=True, key="watch_table")
+st.markdown(f"**What {state.plain(trace.algorithm)} did at round {pick}:**")
+for sentence in snap.events or ("(no event recorded at this round)",):
+    st.text("• " + sentence)
+
+st.download_button("Download the trace (CSV)", runs.tidy(trace).to_csv(index=False),
+                   file_name=f"trace_{trace.algorithm}_seed{trace.seed}.csv", mime="text/csv")
