@@ -10,8 +10,10 @@ one) and returns a pandas DataFrame:
   ``cum_effective_regret``, the lexicographic regrets...);
 * identification algorithms (tasks in `IDENTIFICATION_TASKS`): one row per run with ``stopping_time``
   (rounds played: the stopping round, or the horizon when the algorithm did not stop), ``stopped``,
-  ``correct`` (the recommended set equals the true Pareto set), ``recommended`` (arm indices joined
-  by commas; missing when nothing is recommended) and the ``cum_<metric>`` totals.
+  ``correct`` (the recommended set equals the true Pareto set; strict dominance for "risk-averse",
+  004 §1.1), ``recommended`` (arm indices joined by commas; missing when nothing is recommended),
+  the task's recommendation metrics of the final answer (``error``, ``simple_regret``) and the
+  ``cum_<metric>`` totals.
 
 ``params`` is the JSON of the algorithm's full parameter set (paper defaults included). Backends:
 ``"serial"``, ``"processes"`` (local cores) and ``"dask"`` (a ``dask.distributed`` scheduler address,
@@ -37,10 +39,11 @@ import numpy as np
 import pandas as pd
 
 from . import instances as _instances
-from . import limits
+from . import limits, risk
 from .algorithms.base import AlgorithmSpec, get_algorithm
 from .batched import batch_size, can_batch, run_batched
 from .instances import Instance, preset
+from .metrics import RECOMMENDATION_METRICS
 from .simulate import resolve, run
 
 BACKENDS = ("serial", "processes", "dask")
@@ -65,7 +68,7 @@ class Job:
     label: str
     instance: Instance
     spec: AlgorithmSpec
-    params: dict[str, Any]
+    params: dict[str, Any]  # as given; `params_json` fills in the defaults
     seeds: tuple[int, ...]
     horizon: int
     record_every: int
@@ -77,10 +80,14 @@ def recorded_rounds(rounds: int, record_every: int) -> np.ndarray:
     return np.unique(np.append(np.arange(record_every, rounds + 1, record_every), rounds)).astype(np.int64)
 
 
+def params_json(job: Job) -> str:
+    """The full parameter set (paper defaults filled in) as sorted JSON."""
+    return json.dumps(job.spec.validate(job.params), sort_keys=True)
+
+
 def _frame(job: Job, columns: dict[str, Any]) -> pd.DataFrame:
     n = len(next(iter(columns.values())))
-    head = {"instance": [job.label] * n, "algorithm": [job.spec.name] * n,
-            "params": [json.dumps(job.params, sort_keys=True)] * n}
+    head = {"instance": [job.label] * n, "algorithm": [job.spec.name] * n, "params": [params_json(job)] * n}
     return pd.DataFrame({**head, **columns})
 
 
@@ -106,14 +113,18 @@ def _regret_rows(job: Job) -> pd.DataFrame:
     return _frame(job, columns)
 
 
-def _true_set(instance: Instance) -> set[int] | None:
-    return None if instance.means is None else set(instance.pareto_set)
+def _true_set(instance: Instance, task: str) -> set[int] | None:
+    """The set an identification algorithm should return: the Pareto set (strict dominance for "risk-averse")."""
+    if instance.means is None:
+        return None
+    return set(risk.pareto_set(instance) if task == "risk-averse" else instance.pareto_set)
 
 
 def _identification_rows(job: Job) -> pd.DataFrame:
-    """One row per seed: stopping time, success, recommended set and total metrics."""
+    """One row per seed: stopping time, success, recommended set, final recommendation metrics, totals."""
     rows = []
-    truth = _true_set(job.instance)
+    truth = _true_set(job.instance, job.spec.task)
+    final_metric = RECOMMENDATION_METRICS.get(job.spec.task)
     for seed in job.seeds:
         trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, **job.params)
         rec = trace.recommendation
@@ -122,6 +133,8 @@ def _identification_rows(job: Job) -> pd.DataFrame:
             "correct": rec is not None and truth is not None and set(rec) == truth,
             "recommended": None if rec is None else ",".join(str(i) for i in sorted(rec)),
         }
+        if final_metric is not None and job.instance.means is not None:
+            row.update(final_metric(job.instance, rec))
         row.update({f"cum_{name}": float(np.sum(v)) for name, v in trace.metrics.items()})
         rows.append(row)
     return _frame(job, {key: [r.get(key) for r in rows] for key in rows[0]})
@@ -165,7 +178,8 @@ AlgorithmEntry = str | AlgorithmSpec | tuple[str | AlgorithmSpec, Mapping[str, A
 
 
 def normalise_algorithms(algorithms: AlgorithmEntry | Sequence[AlgorithmEntry]) -> list[tuple[AlgorithmSpec, dict]]:
-    """``(spec, validated parameters)`` pairs from names, specs or ``(name, params)`` tuples."""
+    """``(spec, parameters)`` pairs from names, specs or ``(name, params)`` tuples; parameters are checked
+    against the spec but kept as given (the engine fills in the defaults)."""
     if isinstance(algorithms, (str, AlgorithmSpec)) or (
             isinstance(algorithms, tuple) and len(algorithms) == 2 and isinstance(algorithms[1], Mapping)):
         algorithms = [algorithms]  # type: ignore[list-item]
@@ -175,10 +189,11 @@ def normalise_algorithms(algorithms: AlgorithmEntry | Sequence[AlgorithmEntry]) 
         if not isinstance(params, Mapping):
             raise ValueError(f"algorithms: parameters of {name!r} must be a mapping, got {type(params).__name__}")
         spec = name if isinstance(name, AlgorithmSpec) else get_algorithm(name)
-        out.append((spec, spec.validate(dict(params))))
+        spec.validate(dict(params))
+        out.append((spec, dict(params)))
     if not out:
         raise ValueError("algorithms: give at least one algorithm")
-    keys = [(spec.name, json.dumps(p, sort_keys=True)) for spec, p in out]
+    keys = [(spec.name, json.dumps(spec.validate(p), sort_keys=True)) for spec, p in out]
     if len(set(keys)) != len(keys):
         raise ValueError("algorithms: the same algorithm is listed twice with the same parameters")
     return out
@@ -336,6 +351,34 @@ def sweep(
     if out is not None:
         write_parquet(table, out)
     return table
+
+
+def summary(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per (instance, algorithm, params): number of runs, mean and sd over seeds of every final
+    value (cumulative metrics at the last round; stopping time and final metrics of identification
+    runs) and, for identification, the success and stopping rates."""
+    keys = ["instance", "algorithm", "params"]
+    parts = []
+    if "round" in table:  # regret rows: the last recorded round of each run
+        final = table[table["round"].notna()].groupby(keys + ["seed"], sort=False).last().reset_index()
+        parts.append(_describe(final, keys, exclude={"round"}))
+    if "stopping_time" in table:
+        runs = table[table["stopping_time"].notna()].astype({"correct": float, "stopped": float})
+        rates = runs.groupby(keys, sort=False)[["correct", "stopped"]].mean()
+        rates.columns = ["success_rate", "stopped_rate"]
+        parts.append(_describe(runs, keys, exclude={"correct", "stopped"}).join(rates, on=keys))
+    return pd.concat([p for p in parts if len(p)], ignore_index=True)
+
+
+def _describe(runs: pd.DataFrame, keys: list[str], exclude: set[str]) -> pd.DataFrame:
+    values = [c for c in runs.columns if c not in {*keys, "seed", *exclude}
+              and pd.api.types.is_numeric_dtype(runs[c]) and runs[c].notna().any()]
+    grouped = runs.groupby(keys, sort=False)
+    out = grouped.size().rename("runs").to_frame()
+    for col in values:
+        out[f"{col}_mean"] = grouped[col].mean()
+        out[f"{col}_sd"] = grouped[col].std(ddof=1)
+    return out.reset_index()
 
 
 def write_parquet(table: pd.DataFrame, path: str | os.PathLike[str]) -> Path:

@@ -1,0 +1,292 @@
+"""Command line: ``python -m banditviz {run, sweep, list}`` (also installed as ``banditviz``).
+
+* ``run``: one (instance, algorithm, seed) run; prints a summary and writes the trace.
+* ``sweep``: a Monte Carlo sweep described by a TOML config (see ``experiments/``) with a progress
+  bar on stderr; writes the tidy results table as Parquet.
+* ``list``: the algorithm, preset and generator names the other commands accept.
+
+Every user mistake (unknown name, bad value, unreadable file) prints one ``error: ...`` line and
+exits with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import textwrap
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from . import ALGORITHMS, PRESETS, Instance, preset
+from .simulate import run
+from .sweep import BACKENDS, GENERATORS, load_config, summary, write_parquet
+
+CONFIG_EXAMPLE = """\
+  # experiments/my_sweep.toml
+  description = "Pareto UCB1 against uniform allocation"
+  horizon = 10000            # rounds per run
+  seeds = 200                # seeds 0..199 (or a list: [0, 5, 9])
+  record_every = 100         # optional: rounds between rows of the table
+
+  [[instances]]
+  preset = "default"         # a preset name (python -m banditviz list)
+
+  [[instances]]
+  label = "box K=20"         # optional name in the table
+  generator = "uniform_box"  # or a generator with its arguments
+  args = { K = 20, L = 2, seed = 0 }
+
+  # [[instances]]
+  # file = "my_instance.json"  # or an instance exported from the app (path relative to this file)
+
+  [[algorithms]]
+  name = "pareto_ucb1"
+
+  [[algorithms]]
+  name = "mo_epsilon_greedy"
+  params = { epsilon = 0.05 }  # paper defaults for anything not given
+"""
+
+
+# ---------------------------------------------------------------------- progress
+class ProgressBar:
+    """A text progress bar on a stream: redrawn in place on a terminal, one line per tenth otherwise."""
+
+    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        self.stream, self.width = stream, width
+        self.start = time.monotonic()
+        self.tty = stream.isatty()
+        self.last_tenth = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        frac = done / total if total else 1.0
+        tenth = int(frac * 10)
+        if not self.tty and tenth == self.last_tenth:
+            return
+        self.last_tenth = tenth
+        elapsed = time.monotonic() - self.start
+        eta = f"{elapsed / frac - elapsed:5.0f}s" if 0 < frac < 1 else "    -"
+        filled = int(frac * self.width)
+        line = (f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} runs {frac:4.0%}"
+                f"  elapsed {elapsed:5.0f}s  eta {eta}")
+        self.stream.write(("\r" + line) if self.tty else line + "\n")
+        if self.tty and done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+# ---------------------------------------------------------------------- helpers
+def _value(text: str) -> Any:
+    """A command-line value: JSON when it parses (numbers, true/false, lists), else the text itself."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _pairs(items: Sequence[str] | None, option: str) -> dict[str, Any]:
+    out = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"{option}: expected key=value, got {item!r}")
+        out[key] = _value(value)
+    return out
+
+
+def _instance(name: str, args: dict[str, Any]) -> Instance:
+    """A preset name, a generator name (with ``args``) or a path to an instance JSON file."""
+    try:
+        if name in PRESETS:
+            return preset(name, **args)
+        if name in GENERATORS:
+            return GENERATORS[name](**args)
+    except TypeError as exc:
+        raise ValueError(f"--instance-arg: {exc}") from None
+    path = Path(name)
+    if path.suffix == ".json" or path.exists():
+        if args:
+            raise ValueError("--instance-arg: only a preset or a generator takes arguments")
+        try:
+            return Instance.from_json(path.read_bytes())
+        except OSError as exc:
+            raise ValueError(f"--instance: cannot read {name!r} ({exc.strerror})") from None
+    raise ValueError(f"--instance: {name!r} is neither a preset ({', '.join(sorted(PRESETS))}), a generator "
+                     f"({', '.join(sorted(GENERATORS))}) nor a JSON file")
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+# ---------------------------------------------------------------------- commands
+def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
+    inst = _instance(args.instance, _pairs(args.instance_arg, "--instance-arg"))
+    params = _pairs(args.param, "--param")
+    start = time.perf_counter()
+    trace = run(inst, args.algorithm, args.horizon, args.seed, snapshots=args.snapshots, **params)
+    elapsed = time.perf_counter() - start
+    lines = [
+        f"instance   {inst.name or args.instance}  (K={inst.K}, L={inst.L}, kind={inst.kind})",
+        f"algorithm  {trace.algorithm}  {json.dumps(trace.params, sort_keys=True)}",
+        f"seed       {trace.seed}",
+        f"rounds     {trace.rounds} of {trace.horizon}"
+        + (f"  (stopped at round {trace.stopped_at})" if trace.stopped_at else "")
+        + f"  in {elapsed:.2f} s",
+    ]
+    if trace.recommendation is not None:
+        verdict = ""
+        if inst.means is not None:
+            verdict = "  correct" if set(trace.recommendation) == set(inst.pareto_set) else \
+                f"  wrong (true Pareto set: {list(inst.pareto_set)})"
+        lines.append(f"recommends {list(trace.recommendation)}{verdict}")
+    for name in trace.metrics:
+        lines.append(f"cumulative {name}: {_fmt(float(np.sum(trace.metrics[name])))}")
+    pulls = np.bincount(trace.arms, minlength=inst.K)
+    lines.append("pulls      " + " ".join(f"{k}:{n}" for k, n in enumerate(pulls)))
+    if args.out:
+        path = Path(args.out)
+        if path.suffix == ".npz":
+            trace.save(path)
+        elif path.suffix == ".parquet":
+            write_parquet(trace.to_frame(), path)
+        else:
+            raise ValueError(f"--out: must end in .npz or .parquet, got {args.out!r}")
+        lines.append(f"trace      written to {path}")
+    out.write("\n".join(lines) + "\n")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
+    config = load_config(args.config)
+    overrides = {}
+    if args.seeds is not None:
+        overrides["seeds"] = tuple(range(args.seeds))
+    if args.horizon is not None:
+        overrides["horizon"] = args.horizon
+    config = dataclasses.replace(config, **overrides)
+    backend = args.backend or ("dask" if args.scheduler else "processes")
+    out.write(f"{Path(args.config).name}: {len(config.instances)} instance(s) x {len(config.algorithms)} "
+              f"algorithm(s) x {len(config.seeds)} seed(s), horizon {config.horizon}, backend {backend}\n")
+    out.flush()
+    progress = None if args.quiet else ProgressBar()
+    start = time.perf_counter()
+    table = config.run(backend=backend, workers=args.workers, scheduler=args.scheduler,
+                       batch=not args.no_batch, progress=progress, out=args.out)
+    out.write(f"{len(table)} rows written to {args.out} in {time.perf_counter() - start:.1f} s\n")
+    out.write(summary(table).to_string(index=False, float_format=_fmt) + "\n")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    out.write("algorithms (name: task; instance kinds; paper)\n")
+    for name, spec in sorted(ALGORITHMS.items()):
+        params = ", ".join(f"{p.name}={p.default!r}" for p in spec.params)
+        out.write(f"  {name}: {spec.task}; {', '.join(spec.kinds)}; {spec.paper}\n")
+        if params:
+            out.write(f"      params: {params}\n")
+    out.write("presets (usable as --instance NAME or preset = \"NAME\")\n")
+    for name, p in sorted(PRESETS.items()):
+        out.write(f"  {name}: {textwrap.shorten(p.description, 90)}\n")
+    out.write("generators (--instance NAME --instance-arg K=20 ..., or generator = \"NAME\")\n")
+    for name, fn in sorted(GENERATORS.items()):
+        out.write(f"  {name}: {(fn.__doc__ or '').strip().splitlines()[0]}\n")
+    return 0
+
+
+# ---------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="python -m banditviz", formatter_class=fmt,
+        description="Run multi-objective (Pareto) bandit algorithms without the app.",
+        epilog=textwrap.dedent("""\
+            start here:
+              python -m banditviz list                      names of algorithms, presets, generators
+              python -m banditviz run --help                one run, printed summary, saved trace
+              python -m banditviz sweep --help              many runs from a TOML config, Parquet table
+            """))
+    sub = parser.add_subparsers(dest="command", metavar="{run,sweep,list}")
+
+    p = sub.add_parser("run", formatter_class=fmt, help="one run: print a summary and write the trace",
+                       description="Play one algorithm on one instance with one seed.",
+                       epilog=textwrap.dedent("""\
+                           examples:
+                             python -m banditviz run --algorithm pareto_ucb1 --horizon 5000
+                             python -m banditviz run --instance uniform_box --instance-arg K=20 \\
+                                 --algorithm mo_epsilon_greedy --param epsilon=0.05 --seed 3 --out run.parquet
+
+                           The .npz trace reloads with banditviz.Trace.load(path); a .parquet trace holds
+                           one row per round (arm, rewards, instantaneous regrets).
+                           """))
+    p.add_argument("--instance", default="default",
+                   help="preset name, generator name or instance JSON file (default: %(default)s)")
+    p.add_argument("--instance-arg", action="append", metavar="KEY=VALUE",
+                   help="argument of the preset or generator, e.g. K=20 (repeatable)")
+    p.add_argument("--algorithm", required=True, help="registered name (see: python -m banditviz list)")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="algorithm parameter, e.g. epsilon=0.05 (repeatable; paper defaults otherwise)")
+    p.add_argument("--horizon", type=int, default=2000, help="rounds at most (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
+    p.add_argument("--snapshots", type=int, default=200,
+                   help="round states kept for drawing, 0..300 (default: %(default)s)")
+    p.add_argument("--out", default="trace.npz",
+                   help="where to write the trace: .npz (full trace) or .parquet (per-round table); "
+                        "empty string to skip (default: %(default)s)")
+    p.set_defaults(handler=cmd_run)
+
+    p = sub.add_parser("sweep", formatter_class=fmt, help="many runs from a TOML config, written as Parquet",
+                       description=textwrap.dedent("""\
+                           Run every (instance, algorithm, seed) of a config with common random numbers
+                           (seed s gives every algorithm the same noise) and write one tidy table:
+                           one row per run and recorded round with cumulative regrets (cum_*), or one
+                           row per run for identification algorithms (stopping_time, correct, recommended).
+                           Ready configs for each paper's full-size experiment are in experiments/.
+                           """),
+                       epilog="config format:\n" + CONFIG_EXAMPLE + textwrap.dedent("""
+                           examples:
+                             python -m banditviz sweep experiments/classic_baselines.toml --out results.parquet
+                             python -m banditviz sweep my.toml --out r.parquet --seeds 10 --horizon 500   # quick try
+                             python -m banditviz sweep my.toml --out r.parquet --scheduler tcp://10.0.0.5:8786
+
+                           Read the result with pandas.read_parquet("results.parquet").
+                           """))
+    p.add_argument("config", help="TOML file describing the sweep (format below)")
+    p.add_argument("--out", required=True, help="Parquet file to write (written atomically)")
+    p.add_argument("--backend", choices=BACKENDS,
+                   help="where runs execute (default: dask with --scheduler, else processes)")
+    p.add_argument("--workers", type=int,
+                   help="processes (or LocalCluster workers for dask without --scheduler); default: all cores")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="address of a running dask.distributed scheduler, e.g. tcp://10.0.0.5:8786; the "
+                        "workers need banditviz installed")
+    p.add_argument("--seeds", type=int, help="override the config: seeds 0..N-1")
+    p.add_argument("--horizon", type=int, help="override the config's horizon")
+    p.add_argument("--no-batch", action="store_true",
+                   help="run every seed through the engine one by one (same numbers, slower)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_sweep)
+
+    p = sub.add_parser("list", help="algorithm, preset and generator names")
+    p.set_defaults(handler=cmd_list)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Entry point of ``python -m banditviz``; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return args.handler(args, out or sys.stdout)
+    except ValueError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2

@@ -1,0 +1,285 @@
+"""Sweeps: the batched loop reproduces the engine exactly, and every backend returns the same table."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import banditviz
+from banditviz import Instance, get_algorithm, risk, run
+from banditviz.batched import BATCHED, EmulatedStreams, can_batch, pareto_masks, play, run_batched
+from banditviz.instances import random_contextual, random_linear, uniform_box
+from banditviz.pareto import pareto_mask
+from banditviz.sweep import load_config, normalise_seeds, plan, recorded_rounds, summary, write_parquet
+
+CLASSIC = [("uniform", {}), ("pareto_ucb1", {}), ("pareto_ts", {}), ("pareto_ts", {"prior": "gaussian"}),
+           ("mo_epsilon_greedy", {"epsilon": 0.3})]
+NOISES = {
+    "gaussian": uniform_box(6, 2, seed=1, sigma=0.5),
+    "bernoulli": Instance.from_means(np.random.default_rng(2).uniform(0.1, 0.9, (5, 3)), noise="bernoulli"),
+    "beta": Instance.from_means([[0.2, 0.7], [0.5, 0.4], [0.6, 0.1], [0.3, 0.3]], noise="beta"),
+    "linear": random_linear(7, d=3, L=2, seed=4),
+}
+
+
+# ---------------------------------------------------------------------- policy randomness
+def test_emulated_streams_reproduce_numpy_generators_call_for_call():
+    """integers(n) (small n, n = 1, huge n with frequent rejections) and random(), interleaved, with a
+    window so small that it slides many times; one generator starts with a pending 32-bit half."""
+    seqs = [np.random.SeedSequence(i) for i in range(6)]
+    ref = [np.random.default_rng(s) for s in seqs]
+    mine = [np.random.default_rng(s) for s in seqs]
+    ref[2].integers(5)
+    mine[2].integers(5)
+    assert mine[2].bit_generator.state["has_uint32"] == 1
+    emu = EmulatedStreams(mine, window=3)
+    script = np.random.default_rng(9)
+    for step in range(2000):
+        kind = script.integers(3)
+        if kind == 0:
+            got, want = emu.random(), [g.random() for g in ref]
+        else:
+            n = script.integers(1, 5, size=6) if kind == 1 else script.integers(2**31, 2**32 - 1, size=6)
+            got, want = emu.integers(n), [g.integers(int(k)) for g, k in zip(ref, n, strict=True)]
+        assert np.array_equal(got, want), step
+
+
+def test_emulated_streams_need_pcg64():
+    with pytest.raises(ValueError, match="PCG64"):
+        EmulatedStreams([np.random.Generator(np.random.MT19937(0))])
+
+
+@pytest.mark.parametrize("L", [1, 2, 3])
+def test_pareto_masks_equal_pareto_mask_with_ties_and_infinities(L):
+    rng = np.random.default_rng(L)
+    v = rng.integers(0, 3, size=(300, 7, L)).astype(float)  # a coarse grid: many ties and duplicates
+    v[::7, 0] = np.inf
+    v[::5, 1] = -np.inf
+    expected = np.array([pareto_mask(x) for x in v])
+    assert np.array_equal(pareto_masks(v), expected)
+
+
+# ---------------------------------------------------------------------- batched == engine
+@pytest.mark.parametrize("noise", list(NOISES))
+@pytest.mark.parametrize("name,params", CLASSIC)
+def test_batched_pulls_the_engines_arms_seed_by_seed(noise, name, params):
+    inst, seeds, horizon = NOISES[noise], [0, 5, 12], 400
+    spec = get_algorithm(name)
+    arms = np.stack(list(play(inst, spec, params, seeds, horizon)), axis=1)
+    for row, seed in zip(arms, seeds, strict=True):
+        assert np.array_equal(row, run(inst, name, horizon, seed, snapshots=0, **params).arms)
+
+
+def test_batched_cumulative_regrets_equal_engine_cumsum_bit_for_bit():
+    inst, seeds = uniform_box(8, 2, seed=3), [1, 2, 3, 40]
+    rec = np.array([1, 7, 8, 9, 250, 333, 600])
+    for name, params in CLASSIC:
+        out = run_batched(inst, get_algorithm(name), params, seeds, rec)
+        for i, seed in enumerate(seeds):
+            trace = run(inst, name, 600, seed, snapshots=0, **params)
+            assert out.keys() == trace.metrics.keys()
+            for key, values in out.items():
+                assert np.array_equal(values[i], np.cumsum(trace.metrics[key])[rec - 1])
+
+
+def test_the_classic_algorithms_are_batched_and_only_where_exact():
+    assert {"uniform", "pareto_ucb1", "pareto_ts", "mo_epsilon_greedy"} <= set(BATCHED)
+    assert can_batch(get_algorithm("pareto_ucb1"), NOISES["gaussian"], {})
+    assert not can_batch(get_algorithm("pareto_ucb1"), random_contextual(5, d=2, seed=0), {})
+    with pytest.raises(ValueError, match="batched"):
+        next(play(random_contextual(5, d=2, seed=0), get_algorithm("uniform"), {}, [0], 10))
+
+
+# ---------------------------------------------------------------------- the table
+def test_recorded_rounds():
+    assert recorded_rounds(10, 3).tolist() == [3, 6, 9, 10]
+    assert recorded_rounds(9, 3).tolist() == [3, 6, 9]
+    assert recorded_rounds(2, 5).tolist() == [2]
+
+
+def test_regret_table_matches_direct_runs_and_batching_changes_nothing():
+    inst = {"box": uniform_box(6, 2, seed=1), "default": "default"}
+    algs = ["pareto_ucb1", ("mo_epsilon_greedy", {"epsilon": 0.2})]
+    table = banditviz.sweep(inst, algs, [3, 8], 130, record_every=40)
+    assert list(table.columns) == ["instance", "algorithm", "params", "seed", "round",
+                                   "cum_pareto_regret", "cum_effective_regret"]
+    assert len(table) == 2 * 2 * 2 * 4  # instances x algorithms x seeds x rounds {40, 80, 120, 130}
+    row = table[(table.instance == "default") & (table.algorithm == "mo_epsilon_greedy") & (table.seed == 8)]
+    assert row["params"].iloc[0] == json.dumps({"epsilon": 0.2})
+    trace = run(banditviz.preset("default"), "mo_epsilon_greedy", 130, 8, epsilon=0.2)
+    assert np.array_equal(row["round"], [40, 80, 120, 130])
+    assert np.array_equal(row["cum_pareto_regret"], np.cumsum(trace.metrics["pareto_regret"])[[39, 79, 119, 129]])
+    assert plan(inst, algs, [3, 8], 130)[0].batched
+    pd.testing.assert_frame_equal(table, banditviz.sweep(inst, algs, [3, 8], 130, record_every=40, batch=False))
+
+
+def test_contextual_instances_run_unbatched_with_per_round_regrets():
+    inst = random_contextual(4, d=2, L=2, seed=0)
+    name = next(n for n, s in banditviz.ALGORITHMS.items() if s.task == "regret" and "contextual" in s.kinds)
+    table = banditviz.sweep(inst, name, 2, 60, record_every=30)
+    trace = run(inst, name, 60, 1, snapshots=0)
+    last = table[(table.seed == 1) & (table["round"] == 60)]
+    assert last["cum_pareto_regret"].iloc[0] == np.sum(trace.metrics["pareto_regret"])
+
+
+def test_identification_rows_one_per_run():
+    inst = Instance.from_distributions([{"family": "beta", "a": 2.0, "b": 2.0}, {"family": "uniform", "low": 0.0,
+                                        "high": 0.6}, {"family": "bernoulli", "p": 0.3}], name="three")
+    table = banditviz.sweep(inst, "ramgape_b", 3, 200)
+    assert len(table) == 3 and "round" not in table
+    for _, row in table.iterrows():
+        trace = run(inst, "ramgape_b", 200, int(row.seed), snapshots=0)
+        assert row.stopping_time == trace.rounds and row.stopped == (trace.stopped_at is not None)
+        assert row.recommended == ",".join(map(str, sorted(trace.recommendation)))
+        assert row.correct == (set(trace.recommendation) == set(risk.pareto_set(inst)))
+        assert row.cum_pareto_regret == pytest.approx(np.sum(trace.metrics["pareto_regret"]))
+
+
+def test_mixed_table_summary_by_hand():
+    table = pd.DataFrame({
+        "instance": ["a"] * 4 + ["a"] * 2, "algorithm": ["x"] * 4 + ["y"] * 2, "params": ["{}"] * 6,
+        "seed": [0, 0, 1, 1, 0, 1], "round": [5, 10, 5, 10, np.nan, np.nan],
+        "cum_pareto_regret": [1.0, 2.0, 1.0, 4.0, 5.0, 7.0],
+        "stopping_time": [np.nan] * 4 + [30, 50], "stopped": [np.nan] * 4 + [True, False],
+        "correct": [np.nan] * 4 + [True, False],
+    })
+    out = summary(table).set_index("algorithm")
+    assert out.loc["x", "runs"] == 2 and out.loc["x", "cum_pareto_regret_mean"] == 3.0
+    assert out.loc["x", "cum_pareto_regret_sd"] == pytest.approx(np.sqrt(2.0))
+    assert out.loc["y", "stopping_time_mean"] == 40 and out.loc["y", "success_rate"] == 0.5
+
+
+def test_progress_counts_runs_and_parquet_round_trips(tmp_path):
+    calls = []
+    path = tmp_path / "r.parquet"
+    table = banditviz.sweep("default", ["uniform", "pareto_ts"], 3, 50, progress=lambda d, n: calls.append((d, n)),
+                            out=path)
+    assert calls[0] == (0, 6) and calls[-1] == (6, 6) and [d for d, _ in calls] == sorted(d for d, _ in calls)
+    pd.testing.assert_frame_equal(pd.read_parquet(path), table)
+    assert [p.name for p in tmp_path.iterdir()] == ["r.parquet"]  # no temporary file left behind
+
+
+def test_failed_parquet_write_leaves_nothing(tmp_path):
+    with pytest.raises(Exception):  # noqa: B017 (pyarrow's own error type)
+        write_parquet(pd.DataFrame({"x": [object()]}), tmp_path / "bad.parquet")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"backend": "threads"}, "backend"),
+    ({"scheduler": "tcp://x:1"}, "scheduler"),
+    ({"workers": 0}, "workers"),
+    ({"record_every": 0}, "record_every"),
+])
+def test_bad_options_name_the_field(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        banditviz.sweep("default", "uniform", 2, 10, **kwargs)
+
+
+@pytest.mark.parametrize("args,match", [
+    (([], "uniform", 2, 10), "instances"),
+    (("default", [], 2, 10), "algorithms"),
+    (("default", "nope", 2, 10), "unknown name"),
+    (("default", ("uniform", {"x": 1}), 2, 10), "unknown parameter"),
+    (("default", ["uniform", "uniform"], 2, 10), "twice"),
+    (("default", "uniform", [1, 1], 10), "distinct"),
+    (("default", "uniform", 0, 10), "seeds"),
+    (("default", "uniform", 2, 0), "horizon"),
+    ((random_contextual(4, seed=0), "pareto_ucb1", 2, 10), "kinds"),
+    (([uniform_box(3, seed=0), uniform_box(3, seed=0)], "uniform", 2, 10), "unique"),
+])
+def test_bad_arguments_name_the_field(args, match):
+    with pytest.raises(ValueError, match=match):
+        banditviz.sweep(*args)
+
+
+def test_seed_forms():
+    assert normalise_seeds(3) == (0, 1, 2)
+    assert normalise_seeds(np.array([4, 2])) == (4, 2)
+    with pytest.raises(ValueError, match="seeds"):
+        normalise_seeds("12")
+
+
+# ---------------------------------------------------------------------- backends
+SMALL = ({"box": uniform_box(5, 2, seed=2)}, ["pareto_ucb1", "pareto_ts", "uniform"], [0, 1, 2, 7], 120)
+
+
+@pytest.fixture(scope="module")
+def serial_table():
+    inst, algs, seeds, horizon = SMALL
+    table = banditviz.sweep(inst, algs, seeds, horizon, record_every=30)
+    unbatched = banditviz.sweep(inst, algs, seeds, horizon, record_every=30, batch=False)
+    pd.testing.assert_frame_equal(table, unbatched)
+    return table
+
+
+@pytest.mark.timeout(120)
+def test_processes_backend_gives_the_serial_table(serial_table):
+    inst, algs, seeds, horizon = SMALL
+    for batch in (True, False):
+        table = banditviz.sweep(inst, algs, seeds, horizon, record_every=30, backend="processes", workers=2,
+                                batch=batch)
+        pd.testing.assert_frame_equal(table, serial_table)
+
+
+@pytest.mark.timeout(180)
+def test_dask_backend_on_a_local_cluster_gives_the_serial_table(serial_table):
+    distributed = pytest.importorskip("distributed")
+    inst, algs, seeds, horizon = SMALL
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        table = banditviz.sweep(inst, algs, seeds, horizon, record_every=30, backend="dask",
+                                scheduler=cluster.scheduler_address, batch=False)
+        with distributed.Client(cluster) as client:
+            batched = banditviz.sweep(inst, algs, seeds, horizon, record_every=30, backend="dask", scheduler=client)
+    pd.testing.assert_frame_equal(table, serial_table)
+    pd.testing.assert_frame_equal(batched, serial_table)
+
+
+# ---------------------------------------------------------------------- configs
+def test_config_from_toml(tmp_path):
+    (tmp_path / "inst.json").write_text(uniform_box(4, 2, seed=9).to_json())
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("""
+horizon = 50
+seeds = [4, 5]
+record_every = 25
+[[instances]]
+preset = "default"
+[[instances]]
+generator = "uniform_box"
+args = { K = 5, L = 3, seed = 1 }
+[[instances]]
+label = "mine"
+file = "inst.json"
+[[algorithms]]
+name = "mo_epsilon_greedy"
+params = { epsilon = 0.5 }
+""")
+    config = load_config(cfg)
+    assert list(config.instances) == ["default", "uniform box K=5 L=3 seed=1", "mine"]
+    assert config.instances["mine"] == uniform_box(4, 2, seed=9) and config.runs == 6
+    table = config.run()
+    expected = banditviz.sweep(config.instances, ("mo_epsilon_greedy", {"epsilon": 0.5}), [4, 5], 50, record_every=25)
+    pd.testing.assert_frame_equal(table, expected)
+
+
+@pytest.mark.parametrize("text,match", [
+    ("horizon = 5\nseeds = 2\ninstances = []\n", "missing key 'algorithms'"),
+    ("horizon = 5\nseeds = 2\ncolour = 1\ninstances = []\nalgorithms = []\n", "unknown key"),
+    ("horizon = 5\nseeds = 2\n[[instances]]\npreset = 'nope'\n[[algorithms]]\nname = 'uniform'\n", r"instances\[0\]"),
+    ("horizon = 5\nseeds = 2\n[[instances]]\npreset = 'default'\nfile = 'x.json'\n[[algorithms]]\nname = 'uniform'\n",
+     "exactly one"),
+    ("horizon = 5\nseeds = 2\n[[instances]]\ngenerator = 'uniform_box'\nargs = {Q = 1}\n[[algorithms]]\n"
+     "name = 'uniform'\n", r"instances\[0\]\.args"),
+    ("horizon = 5\nseeds = 2\n[[instances]]\nfile = 'missing.json'\n[[algorithms]]\nname = 'uniform'\n", "cannot read"),
+    ("horizon = 5\nseeds = 2\n[[instances]]\npreset = 'default'\n[[algorithms]]\nparams = {}\n", "missing key 'name'"),
+    ("horizon = 0\nseeds = 2\n[[instances]]\npreset = 'default'\n[[algorithms]]\nname = 'uniform'\n", "horizon"),
+    ("horizon = [\n", "not valid TOML"),
+])
+def test_config_errors_name_the_key(tmp_path, text, match):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(text)
+    with pytest.raises(ValueError, match=match):
+        load_config(cfg)
