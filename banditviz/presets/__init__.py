@@ -2,3 +2,4 @@
 from . import risk_averse  # noqa: F401
 from . import mol  # noqa: F401
 from . import lexicographic  # noqa: F401
+from . import psi  # noqa: F401

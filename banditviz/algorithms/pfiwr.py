@@ -1,0 +1,285 @@
+"""PFIwR (Kim, Iyengar & Zeevi, Algorithm 1) and the PFIMulti baseline of Auer et al. (2016) (000_PFIwR.md).
+
+PFIwR (§2.4): forced exploration (uniform over the undetermined arms A) for t <= T0, then pulls from the
+empirical Pareto set of A U P (exploitation, §6 P12: uniform over that front by default, estimates of
+round t-1).  Every round it updates the estimator and applies the classification rules of Auer et al.
+with the scalar width w = 2 c_beta sigma beta_t (eq. 12), shared by every arm and objective:
+
+    C  = {k in A  : m_hat(k, k') <= w for all k' in A}
+    P1 = {k in C  : M_hat_eps(k, k') >= w for all k' in C \\ {k}}        (§6 P10)
+    P2 = {k in P1 : M_hat_eps(k', k) >= w for all k' in C \\ P1}
+    P <- P U P2,  A <- C \\ P2;  stop when A is empty and answer P.
+
+Estimator: the doubly-robust estimator (10) equals ridge regression on the selected arms with
+regulariser p lambda_t, lambda_t = 4 log(6 d L t^2 / delta) (§2.2, proved there and checked against the
+literal path of `pfiwr_literal` in the tests).  Rounds are dropped with probability (1-p)^rho_t, redrawn
+every round (§2.2 item 2); rho_t follows the corrected rule by default (§6 P6).  y_hat_k = x_bar_k^T
+theta_hat with x_bar_k the mean context of arm k (§6 P14): the engine's linear instances have fixed
+contexts, so x_bar_k = x_k; fixed-mean instances use one-hot contexts (d = K, §4.4 item 4).
+
+Width presets (§6 P9): ``practical`` (c_beta = 0.005, T0 = 10 d) and ``theory`` (c_beta = 1, T0 of
+Algorithm 1); the ``c_beta`` and ``T0`` parameters override them when > 0.  beta is multiplied by the
+instance's noise scale sigma (§6 P9, P18); S (a bound on max_l ||theta_l||_2, §6 P8) is a parameter.
+
+PFIMulti (§2.5, [EXTERNAL] reconstruction): pulls every arm of A once per round n (index order), uses
+the sample means and beta(n) = c_beta sigma sqrt(2 ln(4 K L n^2 / delta) / n) with the same three rules.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
+from .psi_common import ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
+
+PAPER = "Kim, Iyengar & Zeevi (Pareto front identification with regret minimization)"
+WIDTH_PRESETS = {"practical": 0.005, "theory": 1.0}
+
+
+def lambda_t(t: int, d: int, L: int, delta: float) -> float:
+    """lambda_t = 4 log(6 d L t^2 / delta) (Theorem 4.2, §6 P3)."""
+    return 4 * math.log(6 * d * L * t * t / delta)
+
+
+def explore_size(t: int, d: int, L: int, delta: float, p: float) -> int:
+    """|E_t| = ceil(32 (d + 2) / (1 - p) log(6 d L t^2 / delta)) (Theorem 4.2)."""
+    return math.ceil(32 * (d + 2) / (1 - p) * math.log(6 * d * L * t * t / delta))
+
+
+def rho_t(t: int, delta: float, p: float, rule: str = "corrected") -> int:
+    """Pseudo-action budget: ceil(log(6 t^3 / delta) / log(1/q)), q = 1 - p (corrected, §6 P6) or p (paper)."""
+    q = 1 - p if rule == "corrected" else p
+    return math.ceil(math.log(6 * t**3 / delta) / math.log(1 / q))
+
+
+def t0_theory(d: int, L: int, delta: float, p: float) -> float:
+    """Forced-exploration length of Algorithm 1: 128(d+2)/(1-p) {1 + ln(64(d+2)/(e(1-p)) sqrt(6 d L / delta))}."""
+    c = (d + 2) / (1 - p)
+    return 128 * c * (1 + math.log(64 * c / math.e * math.sqrt(6 * d * L / delta)))
+
+
+def beta_t(t: int, delta: float, d: int, L: int, K: int, p: float, S: float) -> float:
+    """Confidence width (12) with lambda_t of Theorem 4.2."""
+    lam = lambda_t(t, d, L, delta)
+    first = 8 * S * math.sqrt(math.log(6 * d * L * t * t / delta))
+    second = 4 / p * math.sqrt(d * math.log((6 * L + 24 * L * t / lam) / delta))
+    third = (5 * math.sqrt(8) * S + 4 / p * math.sqrt(2 * d) + 4) * math.sqrt(math.log(6 * K * L * t * t / delta))
+    return (first + second + third) / math.sqrt(t)
+
+
+def pfimulti_beta(n: int, K: int, L: int, delta: float) -> float:
+    """Auer et al.'s width sqrt(2 ln(4 K L n^2 / delta) / n) (§2.5, [EXTERNAL])."""
+    return math.sqrt(2 * math.log(4 * K * L * n * n / delta) / n)
+
+
+def classify(yhat: np.ndarray, w: float, eps: float, Mm: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Step 2 of Algorithm 1 on the estimates of the undetermined arms (rows of ``yhat``).
+
+    Returns boolean masks over the rows: C (kept), P1, P2 (P1 and P2 are subsets of C).
+    m_hat(k,k') = max(0, -M(k,k')) and M_hat_eps(k,k') = max(0, eps + M(k,k')) with M(k,k') = max_l (y_k - y_k');
+    ``Mm`` may pass M(k,k') when already computed.
+    """
+    if Mm is None:
+        Mm = dominance_matrix(yhat)
+    C = (np.maximum(0.0, -Mm) <= w).all(axis=1)
+    Me = np.maximum(0.0, eps + (Mm if C.all() else Mm[C][:, C]))
+    np.fill_diagonal(Me, np.inf)
+    ok = Me >= w
+    p1 = ok.all(axis=1)
+    p2 = p1 & ok[~p1].all(axis=0)
+    P1, P2 = np.zeros_like(C), np.zeros_like(C)
+    P1[C], P2[C] = p1, p2
+    return C, P1, P2
+
+
+def _events(arms: np.ndarray, C: np.ndarray, P2: np.ndarray, yhat: np.ndarray, w: float) -> list[str]:
+    """Sentences for the arms eliminated (with a witness) and accepted this round."""
+    out = []
+    Mm = dominance_matrix(yhat)
+    for i in np.flatnonzero(~C):
+        j = int(np.argmin(Mm[i]))
+        out.append(f"arm {arms[i]} rejected: arm {arms[j]}'s box lies above its box in every objective "
+                   f"(margin {-Mm[i, j]:.4g} > width {w:.4g})")
+    out += [f"arm {arms[i]} accepted: no undetermined arm can eps-dominate it and it is not needed to rule "
+            "out the others" for i in np.flatnonzero(P2)]
+    return out
+
+
+@register("pfiwr", paper=PAPER, task="identify", kinds=ID_KINDS, recommends_every_round=True,
+          params=(Param("eps", 0.1, "accuracy: arms within eps of the front may be returned", low=1e-9, high=100.0),
+                  Param("delta", 0.1, "confidence", low=1e-9, high=0.5),
+                  Param("p", 0.5, "sampling parameter of the estimator (IPW weight, rho_t, T0)", low=0.01, high=0.99),
+                  Param("S", 1.0, "bound on max_l ||theta_l||_2 used in beta_t", low=1e-6, high=1e6),
+                  Param("width", "practical", "practical (c_beta 0.005, T0 10 d) or theory (c_beta 1, T0 of Alg. 1)",
+                        choices=("practical", "theory")),
+                  Param("c_beta", 0.0, "multiplier of beta_t (0: from the width preset)", low=0.0, high=100.0),
+                  Param("T0", 0, "forced-exploration rounds (0: from the width preset)", low=0, high=10_000_000),
+                  Param("rho_rule", "corrected", "rho_t rule (§6 P6)", choices=("corrected", "paper")),
+                  Param("select_rule", "uniform_front", "how to pick within the empirical front after T0",
+                        choices=("uniform_front", "round_robin_front", "least_pulled_front"))),
+          summary="Forced exploration, then pulls from the empirical front; eliminates and accepts with one width.")
+class PFIwR(Algorithm):
+    """PFIwR (Algorithm 1) with the fast, exact form of estimator (10)."""
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        p = self.params
+        self.X = features_of(problem)
+        self.K, self.L, self.d = problem.K, problem.L, self.X.shape[1]
+        self.sigma = problem.sigma
+        self.rng, self.rng_est = rng, rng.spawn(1)[0]
+        self.c_beta = p["c_beta"] or WIDTH_PRESETS[p["width"]]
+        theory_T0 = t0_theory(self.d, self.L, p["delta"], p["p"])
+        self.T0 = p["T0"] or (10 * self.d if p["width"] == "practical" else theory_T0)
+        self.G = np.zeros((self.d, self.d))
+        self.eye = np.eye(self.d)
+        self.B = np.zeros((self.d, self.L))
+        self.hist_arm = np.zeros(1024, dtype=np.int64)
+        self.hist_y = np.zeros((1024, self.L))
+        self.counts = np.zeros(self.K, dtype=np.int64)
+        self.yhat = np.zeros((self.K, self.L))
+        self.theta = np.zeros((self.d, self.L))
+        self.A = np.arange(self.K)
+        self.cand, self.pos_A, self.front = self.A, self.A, self.A
+        self.P: list[int] = []
+        self.status = np.full(self.K, ACTIVE, dtype=np.int8)
+        self.t, self.rr, self.width = 0, 0, np.inf
+        self.done, self.recommendation = False, tuple(range(self.K))
+        self.last: int | None = None
+        self.why: np.ndarray | None = None
+        self.events: list[str] = []
+        self.info: dict = {}
+
+    def select(self, t: int) -> int:
+        self.t = t
+        if t <= self.T0:
+            self.why = None
+            return int(self.A[self.rng.integers(len(self.A))])
+        front = self.front
+        self.why = front
+        rule = self.params["select_rule"]
+        if rule == "uniform_front":
+            arm = int(front[self.rng.integers(len(front))])
+        elif rule == "round_robin_front":
+            arm, self.rr = int(front[self.rr % len(front)]), self.rr + 1
+        else:
+            arm = int(front[np.argmin(self.counts[front])])
+        return arm
+
+    def _why(self) -> str:
+        if self.last is None:
+            return ""
+        if self.why is None:
+            return (f"forced exploration (t <= T0 = {self.T0:.0f}): arm {self.last} drawn uniformly from the "
+                    "undetermined arms")
+        return f"exploitation: arm {self.last} from the empirical Pareto set {fmt_set(self.why)} of the candidates"
+
+    def _candidates(self) -> np.ndarray:
+        """A_{t-1} U P_{t-1}, sorted (never the eliminated arms, §6 P12)."""
+        return np.union1d(self.A, np.asarray(self.P, dtype=np.int64))
+
+    def _kept_sums(self, t: int, lam: float) -> tuple[np.ndarray, np.ndarray, float]:
+        """G and B without the rounds dropped at round t (each dropped w.p. (1-p)^rho_t, §2.2)."""
+        p = self.params["p"]
+        q = (1 - p) ** rho_t(t, self.params["delta"], p, self.params["rho_rule"])
+        n_drop = int(self.rng_est.binomial(t, q)) if q > 0 else 0
+        if n_drop == 0:
+            return self.G, self.B, 1.0
+        idx = self.rng_est.choice(t, n_drop, replace=False)
+        Xd = self.X[self.hist_arm[idx]]
+        return self.G - Xd.T @ Xd, self.B - Xd.T @ self.hist_y[idx], 1 - n_drop / t
+
+    def update(self, arm: int, reward: np.ndarray) -> None:
+        t, x = self.t, self.X[arm]
+        if t > len(self.hist_arm):
+            self.hist_arm = np.resize(self.hist_arm, 2 * t)
+            self.hist_y = np.resize(self.hist_y, (2 * t, self.L))
+        self.hist_arm[t - 1], self.hist_y[t - 1] = arm, reward
+        self.counts[arm] += 1
+        self.last = arm
+        self.G += np.outer(x, x)
+        self.B += np.outer(x, reward)
+        pr = self.params
+        lam = lambda_t(t, self.d, self.L, pr["delta"])
+        G, B, kept = self._kept_sums(t, lam)
+        reg = G + pr["p"] * lam * self.eye
+        self.theta = np.linalg.solve(reg, B)
+        self.yhat = self.X @ self.theta
+        beta = self.c_beta * self.sigma * beta_t(t, pr["delta"], self.d, self.L, self.K, pr["p"], pr["S"])
+        self.width = beta
+        self.info = {"lambda_t": lam, "kept_fraction": kept, "reg": reg}
+        A, cand = self.A, self.cand
+        Mm = dominance_matrix(self.yhat[cand])
+        self.front = cand[~((Mm <= 0) & (Mm.T > 0)).any(axis=1)]
+        pos = self.pos_A
+        C, P1, P2 = classify(self.yhat[A], 2 * beta, pr["eps"], Mm if len(pos) == len(cand) else Mm[pos][:, pos])
+        changed = not (C.all() and not P2.any())
+        self.events = _events(A, C, P2, self.yhat[A], 2 * beta) if changed else []
+        self.status[A[~C]] = REJECTED
+        self.status[A[C]] = np.where(P2[C], ACCEPTED, np.where(P1[C], CANDIDATE, ACTIVE))
+        self.P += A[P2].tolist()
+        self.A = A[C & ~P2]
+        if changed:
+            self.cand = self._candidates()
+            self.pos_A = np.searchsorted(self.cand, self.A)
+        if len(self.A) == 0:
+            self.done = True
+            self.recommendation = tuple(sorted(self.P))
+            self.events.append(f"stop: no undetermined arm is left; recommended Pareto set {fmt_set(self.P)}")
+        elif len(self.events):
+            self.recommendation = tuple(sorted(self.P + self.A.tolist()))
+
+    def state(self) -> RoundState:
+        pr = self.params
+        reg = self.info.get("reg", np.eye(self.d))
+        extras = {
+            "phase": "explore" if self.t <= self.T0 else "exploit", "round": self.t, "T0": float(self.T0),
+            "beta_t": float(self.width), "c_beta": self.c_beta, "theta_hat": self.theta.T.copy(),
+            "lambda_t": self.info.get("lambda_t", float("nan")), "kept_fraction": self.info.get("kept_fraction", 1.0),
+            "rho_t": rho_t(max(self.t, 1), pr["delta"], pr["p"], pr["rho_rule"]),
+            "explore_size": explore_size(max(self.t, 1), self.d, self.L, pr["delta"], pr["p"]),
+            "lambda_min": float(np.linalg.eigvalsh(reg)[0]), "accepted": tuple(self.P),
+        }
+        return RoundState(t=self.t, estimates=self.yhat.copy(), lower=self.yhat - self.width,
+                          upper=self.yhat + self.width, status=self.status.copy(),
+                          front=tuple(int(a) for a in self.front), pulled=self.last, counts=self.counts.copy(),
+                          extras=extras, events=((self._why(),) if self.last is not None else ()) + tuple(self.events))
+
+
+@register("pfimulti", paper="Auer, Chiang, Ortner & Drugan (AISTATS 2016), baseline of PFIwR", task="identify",
+          kinds=ID_KINDS, recommends_every_round=True,
+          params=(Param("eps", 0.1, "accuracy: arms within eps of the front may be returned", low=0.0, high=100.0),
+                  Param("delta", 0.1, "confidence", low=1e-9, high=0.5),
+                  Param("c_beta", 1.0, "multiplier of beta(n) (tightening)", low=1e-6, high=100.0)),
+          summary="Samples every undetermined arm each round; same elimination and acceptance rules as PFIwR.")
+class PFIMulti(EmpiricalIdentifier):
+    """PFIMulti (Auer et al. 2016, Algorithm 1), context-free."""
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        super().reset(problem, rng)
+        self.recommendation = tuple(range(self.K))
+        self.start_batch(self.active)
+
+    def display_half(self) -> np.ndarray:
+        n = np.maximum(self.counts, 1)
+        b = [pfimulti_beta(int(k), self.K, self.L, self.params["delta"]) for k in n]
+        return self.params["c_beta"] * self.sigma * np.array(b)
+
+    def end_batch(self) -> None:
+        n, A = self.batch, self.active
+        beta = self.params["c_beta"] * self.sigma * pfimulti_beta(n, self.K, self.L, self.params["delta"])
+        mu = self.sample_means()[A]
+        C, P1, P2 = classify(mu, 2 * beta, self.params["eps"])
+        self.events += _events(A, C, P2, mu, 2 * beta)
+        self.status[A[~C]] = REJECTED
+        self.status[A[C]] = np.where(P2[C], ACCEPTED, np.where(P1[C], CANDIDATE, ACTIVE))
+        self.accepted += A[P2].tolist()
+        self.active = A[C & ~P2]
+        self.extras.update(phase="explore", beta=beta)
+        if len(self.active) == 0:
+            self.finish(self.accepted, "no undetermined arm is left")
+        else:
+            self.recommendation = tuple(sorted(self.accepted + self.active.tolist()))
+            self.start_batch(self.active)

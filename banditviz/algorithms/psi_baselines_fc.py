@@ -1,0 +1,279 @@
+"""Fixed-confidence baselines of 001_PSI_linear.md §2.7, reconstructed from the authors' code ([EXTERNAL]).
+
+* ``ape`` (B4, Kone et al. 2023): pairwise bonuses beta_ij = sigma sqrt(2 (2 C_g + ln(1 + ln T_i) +
+  ln(1 + ln T_j)) (1/T_i + 1/T_j)), C_g = ln(1/delta)/2 + max(ln(ln(1/delta)/2), 0) (the code's empirical
+  version, no union-bound term).  After one pull of every arm, each step computes h_i = min_j [M(i,j) -
+  beta_ij], g_i = max_j [m(i,j) - beta_ij], stops when Z1 = min_{S(t)} h >= 0 and Z2 = min_{not S(t)}
+  max(h, g) >= 0, else pulls b_t = argmax_{h_i <= 0} min_j [M(i,j) + beta_ij] and c_t = argmin_j [M(b_t,j) -
+  beta_{b_t j}] (both, as the code; or the less sampled, as the APE paper).  The pairwise matrices are
+  updated in the pulled arms' rows and columns only.  APE never discards arms; its status colours are
+  display-only: accepted = h_i > 0 (confidently optimal), rejected = g_i > 0 (confidently dominated).
+* ``pal_linear`` (B5): the authors' racing simplification of PAL with a linear model: every racing round
+  pulls each active arm once, pools all data in a least-squares fit, and uses boxes mu_hat_i +- c_i with
+  c_i = sqrt(beta_t x_i^T (V + 1e-6 I)^-1 x_i), beta_t = ln(K L t^2 pi^2 / (6 delta)) / 5.
+* ``racing`` (B6, Auer et al. 2016): every round pulls each active arm once; rejects i if some active j has
+  max(m(i,j), 0) > beta_ij; accepts the arms that no other can dominate and that are no longer needed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..pareto import pareto_mask
+from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Param, Problem, RoundState, register
+from .psi_common import ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
+
+DELTA = Param("delta", 0.01, "confidence: P(wrong answer) <= delta", low=1e-9, high=0.5)
+
+
+def c_g(delta: float) -> float:
+    """C_g(delta) = ln(1/delta)/2 + max(ln(ln(1/delta)/2), 0) (001 §2.7 B4)."""
+    half = math.log(1 / delta) / 2
+    return half + max(math.log(half), 0.0) if half > 0 else 0.0
+
+
+def pair_bonus(sigma: float, cg: float, Ti: np.ndarray, Tj: np.ndarray) -> np.ndarray:
+    """beta_ij for counts Ti, Tj (broadcast)."""
+    li, lj = np.log1p(np.log(Ti)), np.log1p(np.log(Tj))
+    return sigma * np.sqrt(2 * (2 * cg + li + lj) * (1 / Ti + 1 / Tj))
+
+
+def dominated_in(Mm: np.ndarray) -> np.ndarray:
+    """D[i, j]: j Pareto-dominates i, from M: i <= j everywhere (M(i,j) <= 0) and j > i somewhere (M(j,i) > 0)."""
+    return (Mm <= 0) & (Mm.T > 0)
+
+
+def _max_over_objectives(d: np.ndarray) -> np.ndarray:
+    """max_c d[:, c] (much faster than d.max(axis=1) for a small number of columns)."""
+    out = d[:, 0].copy()
+    for c in range(1, d.shape[1]):
+        np.maximum(out, d[:, c], out=out)
+    return out
+
+
+class RowMin:
+    """Row minima (and their arg) of a square matrix that changes in a few rows and columns at a time.
+
+    After rows and columns ``changed`` are rewritten, a row keeps its old minimum unless its argmin was a
+    changed column or the row itself changed (then it is recomputed); other rows only compare the changed
+    columns.  Exact: equals ``matrix.min(axis=1)`` after every `update`.
+    """
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        self.m = matrix
+        self.arg = matrix.argmin(axis=1)
+        self.val = matrix[np.arange(len(matrix)), self.arg]
+
+    def update(self, changed: np.ndarray) -> None:
+        redo = np.zeros(len(self.arg), dtype=bool)
+        redo[changed] = True
+        for a in changed:
+            redo |= self.arg == a
+        for a in changed:
+            better = self.m[:, a] < self.val
+            self.val[better] = self.m[better, a]
+            self.arg[better] = a
+        rows = np.flatnonzero(redo)
+        if rows.size:
+            sub = self.m[rows]
+            self.arg[rows] = sub.argmin(axis=1)
+            self.val[rows] = sub[np.arange(rows.size), self.arg[rows]]
+
+
+class _PairwiseBonus(EmpiricalIdentifier):
+    """Display box of the pairwise-bonus algorithms: beta_ii / sqrt(2) (001 §5)."""
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        self.cg = c_g(self.params["delta"])
+        super().reset(problem, rng)
+
+    def display_half(self) -> np.ndarray:
+        T = np.maximum(self.counts, 1).astype(float)
+        return self.sigma * np.sqrt(2 * (2 * self.cg + 2 * np.log1p(np.log(T))) / T)
+
+
+@register("ape", paper="Kone, Kaufmann & Richert (2023), as run in 001 (AISTATS 2025)", task="identify",
+          kinds=ID_KINDS, recommends_every_round=True,
+          params=(DELTA, Param("pull", "both", "pull both b_t and c_t (authors' code) or the less sampled "
+                               "(APE paper)", choices=("both", "least_sampled"))),
+          summary="Adaptive Pareto Exploration: pairwise confidence bonuses; pulls the most ambiguous pair.")
+class APE(_PairwiseBonus):
+    """APE (fixed confidence)."""
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        super().reset(problem, rng)
+        self.start_batch(np.arange(self.K))
+
+    def _init_pairs(self) -> None:
+        T = self.counts.astype(float)
+        self.mu = self.sums / T[:, None]
+        self.ell, self.inv = np.log1p(np.log(T)), 1 / T
+        self.Mm = dominance_matrix(self.mu)
+        beta = self.sigma * np.sqrt(2 * (2 * self.cg + self.ell[:, None] + self.ell) * (self.inv[:, None] + self.inv))
+        self.H, self.P = self.Mm - beta, self.Mm + beta
+        np.fill_diagonal(self.H, np.inf)
+        np.fill_diagonal(self.P, np.inf)
+        self.D = dominated_in(self.Mm)
+        self.n_dom = self.D.sum(axis=1)
+        self.hmin, self.pmin = RowMin(self.H), RowMin(self.P)
+
+    def _update_pairs(self, arms: np.ndarray) -> None:
+        """Rows and columns of M, H = M - beta, P = M + beta and the dominance matrix for the pulled arms."""
+        for a in arms:
+            self.mu[a] = self.sums[a] / self.counts[a]
+            self.ell[a], self.inv[a] = math.log1p(math.log(self.counts[a])), 1 / self.counts[a]
+        for a in arms:
+            d = self.mu[a] - self.mu
+            row, col = _max_over_objectives(d), _max_over_objectives(-d)
+            beta = self.sigma * np.sqrt(2 * (2 * self.cg + self.ell[a] + self.ell) * (self.inv[a] + self.inv))
+            self.Mm[a], self.Mm[:, a] = row, col
+            self.H[a], self.H[:, a] = row - beta, col - beta
+            self.P[a], self.P[:, a] = row + beta, col + beta
+            self.H[a, a] = self.P[a, a] = np.inf
+            new_col = (col <= 0) & (row > 0)  # D[i, a]: a dominates i
+            new_col[a] = False
+            self.n_dom += new_col.astype(np.int64) - self.D[:, a]
+            self.D[:, a] = new_col
+            self.D[a] = (row <= 0) & (col > 0)
+            self.D[a, a] = False
+            self.n_dom[a] = self.D[a].sum()
+
+    def end_batch(self) -> None:
+        if self.batch == 1:
+            self._init_pairs()
+        else:
+            changed = np.unique(self._arms)
+            self._update_pairs(changed)
+            self.hmin.update(changed)
+            self.pmin.update(changed)
+        h, pmin = self.hmin.val, self.pmin.val
+        g = -pmin
+        S = self.n_dom == 0
+        self.recommendation = tuple(np.flatnonzero(S).tolist())
+        z1 = h[S].min() if S.any() else np.inf
+        z2 = np.maximum(h, g)[~S].min() if (~S).any() else np.inf
+        self.h, self.g, self.S = h.copy(), g, S
+        self.extras.update(phase="explore", Z1=float(z1), Z2=float(z2))
+        if z1 >= 0 and z2 >= 0:
+            self.finish(self.recommendation, f"Z1 = {z1:.4g} >= 0 and Z2 = {z2:.4g} >= 0")
+            return
+        cand = np.flatnonzero(h <= 0)
+        b = int(cand[np.argmax(pmin[cand])])
+        c = int(np.argmin(self.H[b]))
+        self.events.append(f"Z1 = {z1:.4g}, Z2 = {z2:.4g} (stop when both >= 0); most ambiguous arm b_t = {b}, "
+                           f"its closest competitor c_t = {c}")
+        if self.params["pull"] == "both":
+            self.start_batch(np.array([b, c]))
+        else:
+            self.start_batch(np.array([b if self.counts[b] <= self.counts[c] else c]))
+
+    def state(self) -> RoundState:
+        if hasattr(self, "h"):
+            self.status = np.where(self.h > 0, ACCEPTED, np.where(
+                self.g > 0, REJECTED, np.where(self.S, CANDIDATE, ACTIVE))).astype(np.int8)
+            self.extras.update(h=self.h.copy(), g=self.g.copy())
+        return super().state()
+
+
+class _Racing(_PairwiseBonus):
+    """Racing rounds: pull every active arm once, then classify (shared by PAL and Racing)."""
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        super().reset(problem, rng)
+        self.start_batch(self.active)
+
+    def race(self, mu: np.ndarray, reject_margin: np.ndarray, accept_margin: np.ndarray) -> None:
+        """One classification step on the active arms (positions in ``self.active``).
+
+        ``reject_margin[i, j] > 0``: j confidently dominates i, so i is rejected.  ``accept_margin[i, j] > 0``:
+        j confidently cannot dominate i.  P1 = arms with a positive accept margin against every other
+        surviving arm; P2 = the arms of P1 that no undecided arm can dominate either (all of P1 when
+        every survivor is in P1).  Exact ties (measure zero) count as not confident."""
+        A = self.active
+        rej = (reject_margin > 0).any(axis=1)
+        if rej.any():
+            for i in np.flatnonzero(rej):
+                j = int(np.argmax(reject_margin[i]))
+                self.classify([], [A[i]], {int(A[i]): f"arm {A[j]}'s box dominates its box in every objective"})
+            keep = ~rej
+            A, accept_margin = A[keep], accept_margin[np.ix_(keep, keep)]
+        acc_m = accept_margin.copy()
+        np.fill_diagonal(acc_m, np.inf)
+        p1 = (acc_m > 0).all(axis=1)
+        p2 = p1 if p1.all() else p1 & (acc_m[~p1] > 0).all(axis=0)
+        if p2.any():
+            self.classify(A[p2], [], {int(a): "no active arm can dominate it, and it is no longer needed to rule "
+                                              "out the undecided arms" for a in A[p2]})
+            self.accepted.extend(A[p2].tolist())
+            A = A[~p2]
+        self.active = A
+        if len(A) == 0:
+            self.finish(self.accepted, "no arm is left undecided")
+            return
+        front = A[pareto_mask(mu[A])]
+        self.recommendation = tuple(sorted(set(self.accepted) | set(front.tolist())))
+        self.start_batch(A)
+
+    def pull_sentence(self, arm: int, batch: int, pos: int, size: int) -> str:
+        return (f"racing round {batch}: arm {arm} pulled ({pos} of the {size} undecided arms); accepted so far "
+                f"{fmt_set(self.accepted)}")
+
+
+@register("racing", paper="Auer, Chiang, Ortner & Drugan (AISTATS 2016), as run in 001", task="identify",
+          kinds=ID_KINDS, recommends_every_round=True, params=(DELTA,),
+          summary="Auer et al.'s racing: samples every undecided arm; eliminates and accepts with pairwise bonuses.")
+class Racing(_Racing):
+    """Racing (fixed confidence)."""
+
+    def end_batch(self) -> None:
+        A = self.active
+        T = self.counts[A].astype(float)
+        beta = pair_bonus(self.sigma, self.cg, T[:, None], T[None, :])
+        mu = self.sample_means()
+        Mm = dominance_matrix(mu[A])
+        self.extras.update(phase="explore", beta=float(beta.max()))
+        self.race(mu, np.maximum(-Mm, 0) - beta, np.maximum(Mm, 0) - beta)
+
+
+@register("pal_linear", paper="Zuluaga et al. (2013), linear kernel, as in the code of 001 (AISTATS 2025)",
+          task="identify", kinds=ID_KINDS, recommends_every_round=True, params=(DELTA,),
+          summary="PAL (linear, as in the authors' code): racing with pooled least-squares boxes.")
+class PALLinear(_Racing):
+    """PAL with a linear kernel, the authors' racing simplification."""
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        self.X = features_of(problem)
+        h = self.X.shape[1]
+        self.V = np.zeros((h, h))
+        self.b = np.zeros((h, problem.L))
+        super().reset(problem, rng)
+
+    def refresh_display(self) -> None:
+        """Regression boxes mu_hat_i +- c_i of the arms active at the last racing round (others frozen)."""
+        if hasattr(self, "box"):
+            A, mu, c = self.box
+            self.estimates[A] = mu
+            self.lower[A], self.upper[A] = mu - c[:, None], mu + c[:, None]
+
+    def absorb(self, arms: np.ndarray, rewards: np.ndarray) -> None:
+        super().absorb(arms, rewards)
+        XA = self.X[arms]
+        self.V += XA.T @ XA
+        self.b += XA.T @ rewards
+
+    def end_batch(self) -> None:
+        A = self.active
+        theta = np.linalg.lstsq(self.V, self.b, rcond=None)[0]
+        mu = self.X @ theta
+        beta_t = math.log(self.K * self.L * self.batch**2 * math.pi**2 / (6 * self.params["delta"])) / 5
+        Vinv = np.linalg.inv(self.V + 1e-6 * np.eye(self.V.shape[0]))
+        c = np.sqrt(beta_t * np.maximum(np.einsum("ij,jk,ik->i", self.X[A], Vinv, self.X[A]), 0))
+        self.box = (A, mu[A], c)
+        self.extras.update(phase="explore", beta_t=beta_t, theta_hat=theta)
+        Mm = dominance_matrix(mu[A])
+        cc = c[:, None] + c[None, :]
+        rej = -Mm - cc
+        np.fill_diagonal(rej, -np.inf)
+        self.race(mu, rej, Mm - cc)

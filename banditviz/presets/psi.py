@@ -1,0 +1,141 @@
+"""Instance presets of the Pareto set identification papers (000_PFIwR.md, 001_PSI_linear.md).
+
+* ``psi_synthetic``: the nested synthetic family of 001 §4.3 (h = 8, d = 2 objectives, K >= 8 arms).
+* ``psi_gap_example``: the 8 base arms of that family as fixed means (001 §6 item 21).
+* ``noc``: the Network-on-Chip instance of 001 §4.2, built from a CSV the user supplies (not shipped).
+* ``pfi_toy``: the six-arm toy example of 000 §1.6.
+* ``pfi_sensitivity``: the linear setting of 000 §4.2 (Fig. 2): d = K = 10, L = 2.
+* ``pfi_mab``: a well-separated Gaussian bandit for PFIMulti (000 §4.4 item 6; our means).
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..instances import Instance, register_preset
+from ..pareto import pareto_mask, psi_gaps
+
+PSI = "Kone, Kaufmann & Richert (AISTATS 2025)"
+PFI = "Kim, Iyengar & Zeevi (Pareto front identification with regret minimization)"
+
+SYNTH_THETA = np.array([[1.00, 0.00], [0.80, 0.50], [0.50, 0.80], [0.00, 1.00],
+                        [0.72, 0.45], [0.42, 0.74], [0.90, -0.10], [-0.10, 0.92]])
+NOC_COLUMNS = ("width", "complexity", "fifo", "multiplier", "energy", "inv_runtime")
+PFI_TOY = ((1.0, 0.0), (0.0, 1.0), (0.6, 0.6), (0.5, 0.5), (0.55, 0.3), (0.2, 0.2))
+PFI_MAB = ((2.0, 0.0), (0.0, 2.0), (1.3, 1.3), (0.3, 0.3), (1.0, -0.5))
+
+
+@lru_cache(maxsize=4)
+def synthetic_features(K: int) -> np.ndarray:
+    """Features of the nested family (001 §4.3 generator, seed 0): e_1..e_8 then accepted random arms.
+
+    A candidate x = s u / ||u||_1 (u ~ U[0,1]^8, s ~ U(0,1)) is kept iff the base arms' gaps stay the
+    same (atol 1e-12), its own gap is >= max(base gaps) + 1e-9 and S* stays {0, 1, 2, 3}.
+    """
+    if not isinstance(K, (int, np.integer)) or not 8 <= K <= 1000:
+        raise ValueError(f"K: must be an integer in [8, 1000], got {K!r}")
+    h = SYNTH_THETA.shape[0]
+    X = list(np.eye(h))
+    base = psi_gaps(SYNTH_THETA)
+    rng = np.random.default_rng(0)
+    while len(X) < K:
+        u = rng.random(h)
+        x = rng.random() * u / u.sum()
+        cand = np.array(X + [x])
+        mu = cand @ SYNTH_THETA
+        gaps = psi_gaps(mu)
+        front = np.flatnonzero(pareto_mask(mu))
+        if (np.allclose(gaps[:h], base, rtol=0, atol=1e-12) and gaps[-1] >= base.max() + 1e-9
+                and front.tolist() == [0, 1, 2, 3]):
+            X.append(x)
+    return np.array(X)
+
+
+@register_preset("psi_synthetic", paper=PSI, dims=2,
+                 description="Nested synthetic family of 001 §4.3: h = 8 features, 2 objectives, K >= 8 arms "
+                             "whose 8 smallest gaps (and so H1,lin, H2,lin) do not depend on K. Parameters: "
+                             "K (default 32), sigma (0.25 for fixed budget, 0.5 for fixed confidence).")
+def psi_synthetic(K: int = 32, sigma: float = 0.25) -> Instance:
+    X = synthetic_features(K)
+    return Instance.from_linear(X, SYNTH_THETA, sigma=sigma, objective_names=("objective 1", "objective 2"),
+                                name=f"PSI synthetic K={K}", description=f"001 §4.3 synthetic family, K = {K}")
+
+
+@register_preset("psi_gap_example", paper=PSI, dims=2,
+                 description="The 8 base arms of the synthetic family as fixed means: S* = {0,1,2,3}, gaps "
+                             "(0.10, 0.05, 0.06, 0.08, 0.05, 0.06, 0.10, 0.08) (001 §6 item 21); sigma 0.25.")
+def psi_gap_example(sigma: float = 0.25) -> Instance:
+    return Instance.from_means(SYNTH_THETA, sigma=sigma, name="PSI gap example",
+                               description="001 §6 item 21 hand-checkable gaps")
+
+
+def noc_arrays(csv_path: str | Path | None = None, csv_text: str | bytes | None = None) -> tuple[np.ndarray, ...]:
+    """(X, Theta, raw) of the NoC construction (001 §4.2): rows of X normalised to unit L2 norm,
+    Theta the least-squares fit of (energy, inv_runtime) on X; the means of the instance are -X Theta."""
+    if (csv_path is None) == (csv_text is None):
+        raise ValueError("csv_path: give the path of noc_CM_log.csv (or csv_text with its content); "
+                         "the project does not ship the NoC data")
+    if csv_text is None:
+        path = Path(csv_path)  # type: ignore[arg-type]
+        if not path.is_file():
+            raise ValueError(f"csv_path: no file at {str(path)!r}")
+        csv_text = path.read_text()
+    if isinstance(csv_text, bytes):
+        csv_text = csv_text.decode("utf-8", errors="replace")
+    lines = csv_text.strip().splitlines()
+    header = tuple(c.strip() for c in lines[0].split(";")) if lines else ()
+    if header != NOC_COLUMNS:
+        raise ValueError(f"csv_path: expected the ';'-separated header {';'.join(NOC_COLUMNS)}, got {header}")
+    try:
+        raw = np.loadtxt(io.StringIO("\n".join(lines[1:])), delimiter=";", ndmin=2)
+    except ValueError as exc:
+        raise ValueError(f"csv_path: rows must be 6 numbers separated by ';' ({exc})") from None
+    if raw.shape[1] != 6 or not 2 <= raw.shape[0] <= 1000 or not np.all(np.isfinite(raw)):
+        raise ValueError(f"csv_path: need 2 to 1000 rows of 6 finite numbers, got shape {raw.shape}")
+    X = raw[:, :4] / np.linalg.norm(raw[:, :4], axis=1, keepdims=True)
+    theta = np.linalg.solve(X.T @ X, X.T @ raw[:, 4:])
+    return X, theta, raw
+
+
+@register_preset("noc", paper=PSI, dims=2,
+                 description="Network-on-Chip (Almer et al. 2011) as linearised in 001 §4.2: K = 259 arms, h = 4 "
+                             "features, 2 objectives (energy, inv_runtime) both minimised, Gaussian noise "
+                             "sigma = 0.5. Needs csv_path (or csv_text): the data is not shipped.")
+def noc(csv_path: str | Path | None = None, csv_text: str | bytes | None = None, sigma: float = 0.5) -> Instance:
+    X, theta, _ = noc_arrays(csv_path, csv_text)
+    return Instance.from_linear(X, -theta, sigma=sigma, objective_names=("energy", "inv_runtime"),
+                                directions=("min", "min"), name="NoC",
+                                description="NoC, linearised (001 §4.2); the authors minimise both columns")
+
+
+@register_preset("pfi_toy", paper=PFI, dims=2,
+                 description="Six arms of 000 §1.6: Pareto front {0, 1, 2}, Delta* = (0, 0, 0, 0.1, 0.05, 0.4); "
+                             "Gaussian noise sigma = 0.1 (our choice).")
+def pfi_toy(sigma: float = 0.1) -> Instance:
+    return Instance.from_means(PFI_TOY, sigma=sigma, name="PFI toy", description="000 §1.6 worked example")
+
+
+@register_preset("pfi_sensitivity", paper=PFI, dims=2,
+                 description="000 §4.2 (Fig. 2): K = d = 10 linear arms, L = 2, theta entries U[-1, 1], "
+                             "context means from N(0, (1-rho) I + rho 11^T) per coordinate (rho = 0.5) scaled to "
+                             "max norm 0.7; fixed contexts (the engine has no context noise); sigma = 1.")
+def pfi_sensitivity(seed: int = 0, K: int = 10, d: int = 10, rho: float = 0.5, sigma: float = 1.0) -> Instance:
+    rng = np.random.default_rng(seed)
+    cov = (1 - rho) * np.eye(K) + rho * np.ones((K, K))
+    X = rng.multivariate_normal(np.zeros(K), cov, size=d).T  # column j: coordinate j of every arm
+    X *= 0.7 / np.linalg.norm(X, axis=1).max()
+    theta = rng.uniform(-1, 1, size=(d, 2))
+    return Instance.from_linear(X, theta, sigma=sigma, name=f"PFI sensitivity seed={seed}",
+                                description="000 §4.2 setting; S (oracle) = max_l ||theta_l||_2 = "
+                                            f"{np.linalg.norm(theta, axis=0).max():.4f}")
+
+
+@register_preset("pfi_mab", paper=PFI, dims=2,
+                 description="Five well-separated Gaussian arms (sigma = 1) for PFIMulti with its literal width "
+                             "(000 §4.4 item 6): Pareto front {0, 1, 2}.")
+def pfi_mab(sigma: float = 1.0) -> Instance:
+    return Instance.from_means(PFI_MAB, sigma=sigma, name="PFI MAB", description="000 §4.4 item 6 (our means)")
