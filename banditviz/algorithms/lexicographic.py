@@ -313,7 +313,7 @@ class MTE2LO(_Linear):
         candidates = self.everyone
         for s in range(1, MAX_STAGES + 1):
             dec.stage = s
-            largest = max(widths[k] for k in candidates)
+            largest = max(map(widths.__getitem__, candidates))
             if largest <= self.root:  # line 6-8: final LOAF, play the best UCB of objective m
                 dec.explored, dec.threshold = False, self.root
                 dec.cascades.append(loaf(upper, candidates, self.coefficients, self._W(self.root, largest)))

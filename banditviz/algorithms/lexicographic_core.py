@@ -28,9 +28,14 @@ TIE_RTOL = 1e-12
 
 def tied_argmax(values: list[float], candidates: list[int]) -> int:
     """Lowest index of ``candidates`` whose value is >= max - 1e-12 (1 + |max|) (P6); +inf ties only +inf."""
-    top = max(values[k] for k in candidates)
+    if len(candidates) == 1:
+        return candidates[0]
+    top = max(map(values.__getitem__, candidates))
     floor = top - TIE_RTOL * (1.0 + abs(top)) if math.isfinite(top) else top
-    return next(k for k in candidates if values[k] >= floor)
+    for k in candidates:
+        if values[k] >= floor:
+            return k
+    raise ValueError("values: NaN among the candidates' values")
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,8 @@ def loaf(upper: list[list[float]], candidates: list[int], coefficients: list[flo
     for u, coef in zip(upper, coefficients, strict=True):
         best = tied_argmax(u, candidates)
         cut = u[best] - coef * W
-        candidates = [k for k in candidates if u[k] >= cut]
+        if len(candidates) > 1:
+            candidates = [k for k in candidates if u[k] >= cut]
         sets.append(tuple(candidates))
         hats.append(best)
         bounds.append((cut, math.inf))

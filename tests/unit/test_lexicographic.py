@@ -26,6 +26,7 @@ from banditviz.algorithms.lexicographic_core import (
     pf_lex_beta,
     tied_argmax,
 )
+from banditviz.algorithms.lexicographic_repro import round_noise_run
 from banditviz.instances import Instance, preset, random_contextual, random_linear
 from banditviz.metrics import lexicographic_regrets
 from banditviz.trace import Trace
@@ -193,20 +194,6 @@ def _reference_run(name, means, T, seed, c=0.1, delta=0.01, lam=0.1):
     return np.array(arms)
 
 
-def drive(name, instance, T, seed, **params):
-    """Run an algorithm with the spec's noise convention: one N(0, 1) row per round (§4.5 S5)."""
-    alg = get_algorithm(name).make(**params)
-    problem = simulate.make_problem(instance, T, instance.features)
-    alg.reset(problem, np.random.default_rng(seed))
-    means = np.asarray(instance.means)
-    noise = np.random.default_rng(seed).standard_normal((T, instance.L))
-    arms = np.empty(T, dtype=np.int64)
-    for t in range(1, T + 1):
-        arms[t - 1] = a = alg.select(t)
-        alg.update(a, means[a] + noise[t - 1])
-    return arms, alg
-
-
 @pytest.mark.parametrize("name", ["mte2lo", "ste2lo", "pf_lex", "oful"])
 @pytest.mark.parametrize("table", [TABLE_01, TABLE_10])
 def test_matches_one_hot_reference(name, table):
@@ -215,7 +202,7 @@ def test_matches_one_hot_reference(name, table):
     T = 3000 if name == "pf_lex" else 1200  # PF-LEX needs ~2,500 rounds before its first exploitation
     params = {"lam": lam} if name == "mte2lo" else {}
     for seed in (0, 1):
-        arms, _ = drive(name, inst, T, seed, **params)
+        arms = round_noise_run(inst, name, T, seed, **params)
         np.testing.assert_array_equal(arms, _reference_run(name, np.asarray(inst.means), T, seed, lam=lam))
 
 
