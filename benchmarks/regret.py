@@ -34,6 +34,7 @@ from banditviz.simulate import make_problem
 BENCHMARKED = [
     "mol_ts",
     "mol_ucb",
+    "mte2lo",  # lexicographic (003), contextual D_t; default lam = 0.1
 ]
 INSTANCE = preset("mol_ts_main", seed=0)
 WINDOW = 1000
