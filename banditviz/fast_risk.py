@@ -25,6 +25,7 @@ from typing import Any
 
 import numba
 import numpy as np
+from scipy.stats import trim_mean
 
 from . import limits, risk
 from .algorithms.base import Problem, RoundState
@@ -367,3 +368,33 @@ def experiment2_trace(pattern: int = 46, algorithm: str = "ramgape_c", seed: int
     path.parent.mkdir(parents=True, exist_ok=True)
     trace.save(path)
     return trace
+
+
+# ---------------------------------------------------------------------- experiment helpers (§3, §4.6)
+@dataclass
+class RegretCurves:
+    """Per-trial simple regret on a grid of sample counts (Experiments 3 and 4) and final pull counts."""
+
+    t: np.ndarray
+    regret: np.ndarray  # (trials, len(t))
+    counts: np.ndarray  # (trials, K) at n
+
+    def trimmed(self) -> np.ndarray:
+        """The paper's average: per-round 25%-trimmed mean across trials (l.188)."""
+        return trim_mean(self.regret, 0.25, axis=0)
+
+    def auc(self, K: int) -> float:
+        """100 x sum of the trimmed curve over the grid points t > 2K (the spec's AUC, §4.6)."""
+        return float(100 * self.trimmed()[self.t > 2 * K].sum())
+
+    def pareto_share(self, pareto: tuple[int, ...]) -> float:
+        """Mean fraction of the n samples spent on D+ (l.208)."""
+        return float((self.counts[:, list(pareto)].sum(axis=1) / self.counts.sum(axis=1)).mean())
+
+
+def regret_curves(instance: Instance, algorithm: str, n: int, seeds: range | list[int], step: int = 100,
+                  **params: Any) -> RegretCurves:
+    """Fixed-budget runs of n samples, one per seed, with the simple regret every ``step`` samples."""
+    grid = np.arange(step, n + 1, step)
+    runs = [fast_run(instance, algorithm, n, seed, grid, **params) for seed in seeds]
+    return RegretCurves(grid, np.array([r.simple_regret() for r in runs]), np.array([r.counts for r in runs]))
