@@ -21,7 +21,6 @@ import math
 
 import numpy as np
 
-from ..pareto import pareto_mask
 from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Param, Problem, RoundState, register
 from .psi_common import ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
 
@@ -184,7 +183,7 @@ class _Racing(_PairwiseBonus):
         super().reset(problem, rng)
         self.start_batch(self.active)
 
-    def race(self, mu: np.ndarray, reject_margin: np.ndarray, accept_margin: np.ndarray) -> None:
+    def race(self, Mm: np.ndarray, reject_margin: np.ndarray, accept_margin: np.ndarray) -> None:
         """One classification step on the active arms (positions in ``self.active``).
 
         ``reject_margin[i, j] > 0``: j confidently dominates i, so i is rejected.  ``accept_margin[i, j] > 0``:
@@ -198,7 +197,7 @@ class _Racing(_PairwiseBonus):
                 j = int(np.argmax(reject_margin[i]))
                 self.classify([], [A[i]], {int(A[i]): f"arm {A[j]}'s box dominates its box in every objective"})
             keep = ~rej
-            A, accept_margin = A[keep], accept_margin[np.ix_(keep, keep)]
+            A, accept_margin, Mm = A[keep], accept_margin[np.ix_(keep, keep)], Mm[np.ix_(keep, keep)]
         acc_m = accept_margin.copy()
         np.fill_diagonal(acc_m, np.inf)
         p1 = (acc_m > 0).all(axis=1)
@@ -207,12 +206,12 @@ class _Racing(_PairwiseBonus):
             self.classify(A[p2], [], {int(a): "no active arm can dominate it, and it is no longer needed to rule "
                                               "out the undecided arms" for a in A[p2]})
             self.accepted.extend(A[p2].tolist())
-            A = A[~p2]
+            A, Mm = A[~p2], Mm[np.ix_(~p2, ~p2)]
         self.active = A
         if len(A) == 0:
             self.finish(self.accepted, "no arm is left undecided")
             return
-        front = A[pareto_mask(mu[A])]
+        front = A[~dominated_in(Mm).any(axis=1)]
         self.recommendation = tuple(sorted(set(self.accepted) | set(front.tolist())))
         self.start_batch(A)
 
@@ -234,7 +233,7 @@ class Racing(_Racing):
         mu = self.sample_means()
         Mm = dominance_matrix(mu[A])
         self.extras.update(phase="explore", beta=float(beta.max()))
-        self.race(mu, np.maximum(-Mm, 0) - beta, np.maximum(Mm, 0) - beta)
+        self.race(Mm, np.maximum(-Mm, 0) - beta, np.maximum(Mm, 0) - beta)
 
 
 @register("pal_linear", paper="Zuluaga et al. (2013), linear kernel, as in the code of 001 (AISTATS 2025)",
@@ -265,7 +264,10 @@ class PALLinear(_Racing):
 
     def end_batch(self) -> None:
         A = self.active
-        theta = np.linalg.lstsq(self.V, self.b, rcond=None)[0]
+        try:
+            theta = np.linalg.solve(self.V, self.b)
+        except np.linalg.LinAlgError:  # features not spanning: minimum-norm least squares, as lstsq
+            theta = np.linalg.lstsq(self.V, self.b, rcond=None)[0]
         mu = self.X @ theta
         beta_t = math.log(self.K * self.L * self.batch**2 * math.pi**2 / (6 * self.params["delta"])) / 5
         Vinv = np.linalg.inv(self.V + 1e-6 * np.eye(self.V.shape[0]))
@@ -276,4 +278,4 @@ class PALLinear(_Racing):
         cc = c[:, None] + c[None, :]
         rej = -Mm - cc
         np.fill_diagonal(rej, -np.inf)
-        self.race(mu, rej, Mm - cc)
+        self.race(Mm, rej, Mm - cc)

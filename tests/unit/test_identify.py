@@ -1,0 +1,269 @@
+"""Identification algorithms of 000_PFIwR.md and 001_PSI_linear.md: constants, rules, estimator, schedules."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import banditviz as bv
+from banditviz.algorithms import ALGORITHMS
+from banditviz.algorithms.base import ACCEPTED, REJECTED
+from banditviz.algorithms.pfiwr import (
+    beta_t,
+    classify,
+    explore_size,
+    lambda_t,
+    pfimulti_beta,
+    rho_t,
+    t0_theory,
+)
+from banditviz.algorithms.pfiwr_literal import literal_estimate
+from banditviz.algorithms.psi_baselines_fc import RowMin, c_g, pair_bonus
+from banditviz.algorithms.psi_common import dominance_matrix
+from banditviz.environment import Environment
+from banditviz.instances import Instance
+from banditviz.simulate import make_problem
+
+PSI_NAMES = ("gege_fb", "gege_fc", "ege_sh", "ege_sr", "uniform_identify", "ape", "pal_linear", "racing")
+
+
+def drive(instance: Instance, name: str, horizon: int, seed: int = 0, **params):
+    """Run an algorithm by hand (select / update) and return it, to inspect its internals."""
+    alg = ALGORITHMS[name].make(**params)
+    env = Environment(instance, seed)
+    alg.reset(make_problem(instance, horizon, env.context), env.policy_rng)
+    for t in range(1, horizon + 1):
+        arm = alg.select(t)
+        alg.update(arm, env.pull(arm))
+        if alg.done:
+            break
+    return alg
+
+
+# ---------------------------------------------------------------------- registry
+def test_every_algorithm_is_registered_for_identification() -> None:
+    for name in PSI_NAMES + ("pfiwr", "pfimulti"):
+        spec = ALGORITHMS[name]
+        assert spec.task == "identify" and spec.recommends_every_round
+        assert spec.paper and set(spec.kinds) == {"means", "linear"}
+
+
+# ---------------------------------------------------------------------- 000 constants (§2.3-2.5)
+@pytest.mark.parametrize("d, L, delta, p, expected", [
+    (10, 2, 0.1, 0.5, 33429.4282), (10, 2, 0.1, 0.1, 17568.7487), (10, 2, 0.1, 0.9, 191868.1074),
+    (10, 1, 0.1, 0.5, 32364.7541), (11, 2, 0.1, 0.5, 36640.1922), (2, 2, 0.1, 0.5, 9194.1315)])
+def test_theoretical_exploration_length(d: int, L: int, delta: float, p: float, expected: float) -> None:
+    assert t0_theory(d, L, delta, p) == pytest.approx(expected, rel=1e-6)
+
+
+def test_width_and_schedule_constants() -> None:
+    assert beta_t(1000, 0.1, 10, 2, 10, 0.5, 1.0) == pytest.approx(11.309148, rel=1e-6)
+    assert beta_t(50000, 0.1, 10, 2, 10, 0.5, 1.0) == pytest.approx(1.880223, rel=1e-6)
+    assert beta_t(1000, 0.05, 2, 2, 4, 0.5, 1.0) == pytest.approx(7.138845, rel=1e-6)
+    assert lambda_t(1000, 10, 2, 0.1) == pytest.approx(83.622350, rel=1e-6)
+    assert explore_size(1000, 10, 2, 0.1, 0.5) == 16056
+    assert rho_t(1000, 0.1, 0.5, "paper") == rho_t(1000, 0.1, 0.5, "corrected") == 36
+    # §6 P6: at p = 0.1 the paper's rho drops ~20% of the rounds, the corrected one almost none
+    assert (1 - 0.1) ** rho_t(1000, 0.1, 0.1, "paper") > 0.1
+    assert (1 - 0.1) ** rho_t(1000, 0.1, 0.1, "corrected") <= 0.1 / (6 * 1000**3)
+
+
+@pytest.mark.parametrize("n, expected", [(1, 3.782754), (10, 1.533609), (60, 0.715153), (100, 0.572101),
+                                         (962, 0.208413), (1000, 0.204793)])
+def test_pfimulti_width(n: int, expected: float) -> None:
+    assert pfimulti_beta(n, 16, 2, 0.1) == pytest.approx(expected, abs=5e-7)  # spec values have 6 decimals
+
+
+# ---------------------------------------------------------------------- 000 §1.6 primitives and Step 2
+TOY = np.array([(1, 0), (0, 1), (0.6, 0.6), (0.5, 0.5), (0.55, 0.3), (0.2, 0.2)], dtype=float)
+
+
+def test_toy_example_primitives() -> None:
+    Mm = dominance_matrix(TOY)
+    np.testing.assert_allclose(np.maximum(0, -Mm[5]), [0, 0, 0.4, 0.3, 0.1, 0], atol=1e-12)  # m(5, .)
+    np.testing.assert_allclose(np.maximum(0, Mm[0]), [0, 1, 0.4, 0.5, 0.45, 0.8], atol=1e-12)  # M(0, .)
+    np.testing.assert_allclose(np.maximum(0, Mm[4]), [0.3, 0.55, 0, 0.05, 0, 0.35], atol=1e-12)  # M(4, .)
+    inst = bv.preset("pfi_toy")
+    assert inst.pareto_set == (0, 1, 2)
+    np.testing.assert_allclose(inst.pareto_gaps, [0, 0, 0, 0.1, 0.05, 0.4], atol=1e-12)
+
+
+def literal_rules(y: np.ndarray, w: float, eps: float) -> tuple[set, set, set]:
+    """Algorithm 1 Step 2 written with loops straight from §2.4 (closed forms of §2.0)."""
+    n = len(y)
+    m = lambda k, j: max(0.0, min(y[j] - y[k]))  # noqa: E731
+    M = lambda k, j: max(0.0, max(y[k] + eps - y[j]))  # noqa: E731
+    C = {k for k in range(n) if all(m(k, j) <= w for j in range(n))}
+    P1 = {k for k in C if all(M(k, j) >= w for j in C if j != k)}
+    P2 = {k for k in P1 if all(M(j, k) >= w for j in C - P1)}
+    return C, P1, P2
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_classification_matches_the_literal_rules(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    y = np.round(rng.random((int(rng.integers(2, 9)), 2)), 2)  # coarse grid: many exact ties
+    w, eps = float(rng.choice([0.0, 0.05, 0.1, 0.3])), float(rng.choice([0.0, 0.05]))
+    C, P1, P2 = classify(y, w, eps)
+    assert (set(np.flatnonzero(C)), set(np.flatnonzero(P1)), set(np.flatnonzero(P2))) == literal_rules(y, w, eps)
+
+
+def test_classification_boundaries_are_inclusive() -> None:
+    y = np.array([[0.0, 0.0], [1.0, 1.0]])
+    C, P1, P2 = classify(y, 1.0, 0.0)  # m_hat(0, 1) = 1 = w: kept (<=); M_hat(1, 0) = 1 = w: in P1 (>=)
+    assert C.tolist() == [True, True] and P1.tolist() == [False, True] and P2.tolist() == [False, False]
+    C, _, _ = classify(y, 0.999, 0.0)
+    assert C.tolist() == [False, True]
+
+
+def test_classified_arms_never_come_back() -> None:
+    """P_t U A_t loses an arm only through elimination; accepted and rejected are final."""
+    inst = bv.preset("pfi_toy")
+    for name, params in (("pfiwr", {"S": 1.5, "T0": 30}), ("pfimulti", {"c_beta": 0.2})):
+        tr = bv.run(inst, name, 3000, seed=1, snapshots=300, **params)
+        status = np.stack([s.status for s in tr.snapshots])
+        for final in (ACCEPTED, REJECTED):
+            was = np.maximum.accumulate(status == final, axis=0)
+            assert np.all(status[was] == final)
+
+
+# ---------------------------------------------------------------------- 000 §2.2 estimator identity
+def test_literal_estimator_equals_ridge_with_p_lambda() -> None:
+    """000 §4.4 item 3: (6)-(10) with pseudo-actions, artificial noise and V_t equals (G + p lam I)^-1 b."""
+    rng = np.random.default_rng(0)
+    t, K, d, L, p = 200, 6, 5, 2, 0.5
+    contexts = rng.normal(size=(t, K, d)) / np.sqrt(d)
+    actions = rng.integers(K, size=t)
+    theta = rng.normal(size=(d, L))
+    rewards = contexts[np.arange(t), actions] @ theta + rng.normal(size=(t, L))
+    lam = lambda_t(t, d, L, 0.1)
+    est = literal_estimate(contexts, actions, rewards, p=p, lam=lam, rho=3, n_explore=50, rng=rng)
+    assert 0.8 < est.kept.mean() < 0.95  # about 1/8 of the rounds dropped
+    X = contexts[np.arange(t), actions][est.kept]
+    fast = np.linalg.solve(X.T @ X + p * lam * np.eye(d), X.T @ rewards[est.kept])
+    np.testing.assert_allclose(est.theta, fast, atol=1e-9)
+    np.testing.assert_allclose(est.theta_ipw, fast, atol=1e-9)
+    assert np.abs(est.X_tilde - contexts).max() > 0.1  # the artificial noise was really there
+
+
+def test_pfiwr_estimate_is_ridge_on_its_own_history() -> None:
+    inst = bv.preset("pfi_sensitivity")
+    alg = drive(inst, "pfiwr", 400, S=2.3, T0=400)
+    t = alg.t
+    X = inst.features[alg.hist_arm[:t]]
+    lam = lambda_t(t, 10, 2, 0.1)
+    ridge = np.linalg.solve(X.T @ X + 0.5 * lam * np.eye(10), X.T @ alg.hist_y[:t])
+    np.testing.assert_allclose(alg.theta, ridge, atol=1e-9)
+    np.testing.assert_allclose(alg.yhat, inst.features @ ridge, atol=1e-9)
+
+
+def test_mab_reduction_shrinks_the_means() -> None:
+    """000 §4.4 item 4: one-hot contexts give y_hat_k = sum_k Y / (n_k + p lambda_t) (pitfall P19)."""
+    inst = bv.preset("pfi_toy")
+    alg = drive(inst, "pfiwr", 120, S=1.5, T0=1000)
+    t = alg.t
+    sums = np.zeros((6, 2))
+    np.add.at(sums, alg.hist_arm[:t], alg.hist_y[:t])
+    lam = lambda_t(t, 6, 2, 0.1)
+    np.testing.assert_allclose(alg.yhat, sums / (alg.counts[:, None] + 0.5 * lam), atol=1e-12)
+
+
+# ---------------------------------------------------------------------- 001 schedules (§4.6 items 6-7)
+def random_linear(h: int, K: int = 20, seed: int = 0, sigma: float = 0.5) -> Instance:
+    rng = np.random.default_rng(seed)
+    X = rng.random((K, h))
+    return Instance.from_linear(X / np.linalg.norm(X, axis=1, keepdims=True), rng.normal(size=(h, 2)), sigma=sigma)
+
+
+@pytest.mark.parametrize("h, kept", [(4, [2, 1]), (8, [4, 2, 1])])
+def test_gege_fixed_budget_schedule(h: int, kept: list[int]) -> None:
+    inst = random_linear(h)
+    T = 1003
+    alg = ALGORITHMS["gege_fb"].make()
+    env = Environment(inst, 0)
+    alg.reset(make_problem(inst, T, env.context), env.policy_rng)
+    sizes, pulls = [], 0
+    while not alg.done:
+        batch = alg.batch
+        pulls += 1
+        arm = alg.select(pulls)
+        alg.update(arm, env.pull(arm))
+        if alg.batch != batch or alg.done:
+            sizes.append(len(alg.active))
+    assert sizes == kept and pulls == T
+    assert alg.counts.sum() == T
+
+
+def test_gege_fixed_budget_rejects_a_too_small_budget() -> None:
+    with pytest.raises(ValueError, match="budget"):
+        bv.run(random_linear(8), "gege_fb", 20)
+
+
+def test_gege_fixed_confidence_first_round_budget() -> None:
+    """001 §4.6 item 7: r = 1, delta = 0.01, h = 4: T_1 = 4 * 16 * ln(pi^2 / 0.06) = 326.58 (authors' count 327)."""
+    inst = random_linear(4)
+    alg = ALGORITHMS["gege_fc"].make(delta=0.01)
+    env = Environment(inst, 0)
+    alg.reset(make_problem(inst, 10**6, env.context), env.policy_rng)
+    eps_r, delta_r, t_r = alg.schedule(1)
+    assert eps_r == 0.25 and delta_r == pytest.approx(0.06 / math.pi**2)
+    assert t_r == pytest.approx(4 * 16 * math.log(math.pi**2 / 0.06)) == pytest.approx(326.58, abs=0.01)
+    assert alg.extras["authors_count"] == 327
+    assert alg._size >= 327  # ceil(T_1 w_i) per arm
+    theory = ALGORITHMS["gege_fc"].make(delta=0.01, budget_rule="theory")
+    theory.reset(make_problem(inst, 10**6, env.context), env.policy_rng)
+    c = 32 * (1 + 0.75) * 0.25 * 4 * 16
+    assert theory.schedule(1)[2] == max(math.ceil(c * math.log(2 * 2 * 20 / delta_r)), 20 * 4 * 16)
+    assert theory._size == theory.schedule(1)[2]  # efficient rounding: exactly t_r pulls
+
+
+# ---------------------------------------------------------------------- APE pieces
+def test_ape_bonus_and_incremental_row_minima() -> None:
+    assert c_g(0.01) == pytest.approx(0.5 * math.log(100) + math.log(0.5 * math.log(100)))
+    T = np.array([1.0, 4.0])
+    b = pair_bonus(0.5, 1.0, T[:, None], T[None, :])
+    assert b[0, 1] == pytest.approx(0.5 * math.sqrt(2 * (2 + 0 + math.log1p(math.log(4))) * 1.25))
+    rng = np.random.default_rng(0)
+    H = rng.normal(size=(9, 9))
+    rm = RowMin(H)
+    for _ in range(50):
+        changed = np.unique(rng.integers(9, size=2))
+        for a in changed:
+            H[a] += rng.normal(size=9)
+            H[:, a] += rng.normal(size=9)
+        rm.update(changed)
+        np.testing.assert_array_equal(rm.val, H.min(axis=1))
+
+
+def test_ape_stops_with_the_pareto_set_on_a_separated_instance() -> None:
+    inst = bv.preset("psi_gap_example", sigma=0.05)
+    tr = bv.run(inst, "ape", 200_000, seed=0, snapshots=20)
+    assert tr.stopped_at is not None and tr.recommendation == inst.pareto_set
+    assert tr.metrics["error"][-1] == 0.0
+
+
+# ---------------------------------------------------------------------- noise-free sanity on the small example
+@pytest.mark.parametrize("name", PSI_NAMES)
+def test_noise_free_runs_return_the_pareto_set(name: str) -> None:
+    """001 §4.6 item 8 on the 8-arm example (canonical features); NoC and the family are in tests/repro."""
+    inst = bv.preset("psi_gap_example", sigma=1e-6)
+    fixed_budget = name in ("gege_fb", "ege_sh", "ege_sr", "uniform_identify")
+    tr = bv.run(inst, name, 200 if fixed_budget else 120_000, seed=0, snapshots=5)
+    assert tr.recommendation == (0, 1, 2, 3)
+    last = tr.snapshots[-1]
+    assert last.estimates.shape == (8, 2) and last.status.shape == (8,) and last.events
+
+
+def test_round_states_carry_design_and_phase() -> None:
+    inst = bv.preset("psi_synthetic", K=16)
+    tr = bv.run(inst, "gege_fb", 1111, seed=0, snapshots=30)
+    mid = tr.snapshots[10]
+    assert mid.extras["phase"] == "explore" and mid.extras["design"].shape == (16,)
+    assert abs(mid.extras["design"].sum() - 1) < 1e-9 and mid.extras["round"] >= 1
+    assert np.all(mid.lower <= mid.upper)
+    assert any("rejected" in e or "accepted" in e for s in tr.snapshots for e in s.events)
+    tr = bv.run(bv.preset("pfi_toy"), "pfiwr", 300, seed=0, snapshots=300, S=1.5, T0=20, c_beta=0.05)
+    phases = [s.extras["phase"] for s in tr.snapshots]
+    assert phases[:20] == ["explore"] * 20 and set(phases[20:]) == {"exploit"}
