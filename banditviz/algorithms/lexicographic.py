@@ -28,8 +28,12 @@ round of STE2LO / PF-LEX, a stage-1 exploration of MTE2LO, every OFUL round). ``
 filtered set (empty if no filter ran). Extras: ``stage`` ("exploration" / "exploitation"),
 ``filtered_sets`` (per objective, the arms surviving the filter at that objective: a list of L tuples,
 empty if no filter ran), ``chosen_objective`` (0-based index of the objective whose highest UCB was
-played, when the round exploited), ``widths``, ``radius``, ``threshold``, ``x_hat``, and per algorithm
-``chain_intervals`` or ``stage_index``, ``branch``, ``stage_sets``, ``cut_levels``.
+played, when the round exploited), ``widths``, ``radius`` (gamma_t, beta_t or alpha_t after the scale),
+``threshold`` (epsilon, 2^-s or 1/sqrt(T)), ``x_hat`` (per objective, the arm of highest UCB in the last
+cascade), ``rounds_by_branch`` (rounds so far per branch, the psi sets of §3.5); STE2LO / PF-LEX add
+``chain_intervals`` (the union interval [L, U] of each objective's chain); MTE2LO adds ``stage_index`` s,
+``branch`` ("explore@s" or "final"), ``stage_sets`` (D_t,1, ..., D_t,s), ``loaf_sets`` (each LOAF's
+per-objective sets, one list per LOAF run) and ``cut_levels`` (each LOAF's u^i(x_hat^i) - c_i W).
 """
 
 from __future__ import annotations
@@ -88,6 +92,13 @@ class Decision:
     cascades: list[Cascade] = field(default_factory=list)
     stage: int | None = None
 
+    @property
+    def branch(self) -> str:
+        """"exploration" / "exploitation"; for MTE2LO "explore@s" (Alg. 3 line 10) or "final" (line 8)."""
+        if self.stage is None:
+            return "exploration" if self.explored else "exploitation"
+        return f"explore@{self.stage}" if self.explored else "final"
+
 
 class _Lexicographic(Algorithm):
     """Shared contract plumbing: horizon, pull counts, the too-wide-arm rule and `RoundState`."""
@@ -101,6 +112,7 @@ class _Lexicographic(Algorithm):
         self.counts = np.zeros(self.K, dtype=np.int64)
         self.everyone = list(range(self.K))
         self.last: Decision | None = None
+        self.tally: dict[str, int] = {}  # rounds per branch: |psi(T, eps)|, or |psi_s(T)| and |psi_0(T)| (§3.5)
 
     def _scaled(self, radius: float) -> float:
         c = self.params["width_scale"]
@@ -119,6 +131,8 @@ class _Lexicographic(Algorithm):
 
     def update(self, arm: int, reward: np.ndarray) -> None:
         self.counts[arm] += 1
+        branch = self.last.branch  # type: ignore[union-attr]
+        self.tally[branch] = self.tally.get(branch, 0) + 1
 
     # ------------------------------------------------------------------ RoundState
     def state(self) -> RoundState:
@@ -144,6 +158,7 @@ class _Lexicographic(Algorithm):
             "radius": dec.radius,
             "threshold": dec.threshold,
             "x_hat": dec.cascades[-1].x_hat if dec.cascades else (),
+            "rounds_by_branch": dict(self.tally),
         }
         if not dec.explored:
             extras["chosen_objective"] = self._chosen_objective()
@@ -335,8 +350,9 @@ class MTE2LO(_Linear):
         sets = [tuple(self.everyone)] + [c.survivors for c in dec.cascades]
         return {
             "stage_index": dec.stage,
-            "branch": f"explore@{dec.stage}" if dec.explored else "final",
+            "branch": dec.branch,
             "stage_sets": sets[: dec.stage],
+            "loaf_sets": [list(c.sets) for c in dec.cascades],
             "cut_levels": [[lo for lo, _ in c.bounds] for c in dec.cascades],
             "lambda_coefficients": list(self.coefficients),
         }

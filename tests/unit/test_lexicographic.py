@@ -259,6 +259,7 @@ def test_round_states_are_consistent_and_survive_save_load(name, tmp_path):
         finite = np.isfinite(width[:, 0])
         cols = 1 if name == "oful" else 5
         np.testing.assert_allclose(width[finite, :cols], np.repeat(2 * st.extras["widths"][finite, None], cols, 1))
+    assert sum(tr.snapshots[-1].extras["rounds_by_branch"].values()) == 2500
     if name in ("ste2lo", "pf_lex"):  # MTE2LO's exploitation needs longer runs (test_mte2lo_stage_records)
         assert stages == {"exploration", "exploitation"}
     back = Trace.load(tr.save(tmp_path / "t.npz"))
@@ -283,6 +284,8 @@ def test_mte2lo_stage_records():
             assert ex["threshold"] == 2.0**-s and ex["widths"][st.pulled] > ex["threshold"]
             assert st.pulled in ex["stage_sets"][-1] and len(ex["cut_levels"]) == s - 1
             assert max(ex["widths"][list(ex["stage_sets"][-1])]) > 2.0**-s
+        assert ex["loaf_sets"][-1] == ex["filtered_sets"] if ex["loaf_sets"] else ex["filtered_sets"] == []
+        assert sum(ex["rounds_by_branch"].values()) == st.t
     assert branches == {"explore"}  # at T = 2000 no arm is pulled enough for widths <= 1/sqrt(T)
     tr = simulate.run(inst, "mte2lo", 2000, seed=0, snapshots=100, width_scale=0.002)
     assert {st.extras["branch"] for st in tr.snapshots[-20:]} == {"final"}
