@@ -180,17 +180,20 @@ def set_instance(instance: banditviz.Instance, source: dict[str, Any], *, from_t
                                                params=params))
     if not from_table:
         st.session_state["bv_version"] = version() + 1
+    sync_url()
 
 
 def set_run(**changes: Any) -> Setting:
     """Change the algorithm, parameters, horizon or seed (validated first; ValueError keeps the old)."""
     new = check_run(replace(current(), **changes))
     st.session_state[_KEY] = new
+    sync_url()
     return new
 
 
 def sync_url() -> None:
-    """Write the current setting into the address bar (only the keys that changed)."""
+    """Write the current setting into the address bar: after every change, and after each page run (a page
+    switch may clear the query string)."""
     wanted = to_query(current())
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)

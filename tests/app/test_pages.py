@@ -1,0 +1,264 @@
+"""Every page under AppTest: renders on defaults, its main controls change the output, bad input shows st.error
+and keeps the instance. Horizons are kept small (the URL's ``T``) so the suite stays within its budget."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import banditviz
+from banditviz_app import papers, state
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+SMALL = {"preset": "default", "alg": "pareto_ucb1", "T": "150", "seed": "0"}
+
+
+def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(SMALL if query is None else query)
+    at.run()
+    if page != "watch":
+        at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def setting(at: AppTest) -> state.Setting:
+    return at.session_state["bv_setting"]
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def qp(at: AppTest, key: str) -> str | None:
+    """A URL parameter as the app left it (AppTest keeps single values as str, repeated ones as lists)."""
+    value = at.query_params.get(key)
+    return value[0] if isinstance(value, list) else value
+
+
+def table_with(at: AppTest, column: str):
+    """The first st.dataframe showing ``column`` (AppTest does not expose a dataframe's key)."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def charts(at: AppTest) -> list:
+    return at.get("plotly_chart")
+
+
+def button(at: AppTest, label: str):
+    return next(b for b in at.button if b.label == label)
+
+
+def form_button(at: AppTest, label: str):
+    return next(b for b in at.get("button") if getattr(b, "label", None) == label)
+
+
+# ---------------------------------------------------------------------- Watch
+def test_watch_renders_the_default_run_and_writes_the_url():
+    at = open_page("watch")
+    assert not errors(at)
+    assert len(charts(at)) == 1
+    assert qp(at, "alg") == "pareto_ucb1" and qp(at, "T") == "150"
+    assert "Played 150 rounds" in at.markdown[1].value.replace("\\", "")
+
+
+def test_watch_run_button_applies_seed_and_algorithm():
+    at = open_page("watch")
+    at.number_input(key="watch_seed").set_value(7)
+    at.selectbox(key="watch_means_regret").set_value("uniform")
+    form_button(at, "Run").click().run()
+    assert not at.exception and not errors(at)
+    s = setting(at)
+    assert (s.seed, s.algorithm) == (7, "uniform")
+    assert qp(at, "seed") == "7" and qp(at, "alg") == "uniform"
+    # the round inspector follows: round-robin pulls each arm equally often
+    table = table_with(at, "pulls")
+    assert table["pulls"].max() - table["pulls"].min() <= 1
+
+
+def test_watch_parameter_form_comes_from_the_registry():
+    at = open_page("watch")
+    at.selectbox(key="watch_means_regret").set_value("mo_epsilon_greedy").run()
+    eps = at.number_input(key="watch_p_mo_epsilon_greedy_epsilon")
+    assert eps.value == pytest.approx(0.1)  # paper default
+    assert "Drugan" in eps.help
+    eps.set_value(0.5)
+    form_button(at, "Run").click().run()
+    assert setting(at).params == {"epsilon": 0.5}
+    assert json.loads(qp(at, "p")) == {"epsilon": 0.5}
+
+
+def test_watch_round_inspector_explains_a_round():
+    at = open_page("watch")
+    at.select_slider(key="watch_round").set_value(5).run()
+    texts = [t.value for t in at.text]
+    assert any("initialisation" in t and "arm 4" in t for t in texts)
+
+
+@pytest.mark.parametrize("query, word", [
+    ({"T": "-5"}, "T"),
+    ({"alg": "no_such_algorithm"}, "algorithm"),
+    ({"p": '{"epsilon": 5}', "alg": "mo_epsilon_greedy"}, "epsilon"),
+    ({"alg": "ramgape_b"}, "algorithm"),
+    ({"inst": "{not json"}, "instance JSON"),
+    ({"preset": "nope"}, "preset"),
+])
+def test_bad_links_show_an_error_and_fall_back_to_the_default(query, word):
+    at = open_page("watch", {**SMALL, **query})
+    assert any(word in e for e in errors(at)), errors(at)
+    assert setting(at).instance == banditviz.preset("default")
+    assert len(charts(at)) == 1
+
+
+def test_a_link_with_an_instance_reproduces_the_run():
+    inst = banditviz.Instance.from_means([[0.1, 0.9], [0.9, 0.1], [0.4, 0.4]], sigma=0.3, name="three")
+    query = {"inst": state.compact_json(inst), "alg": "pareto_ts", "T": "120", "seed": "3"}
+    first, second = open_page("watch", query), open_page("watch", query)
+    assert setting(first).instance == inst and setting(first).seed == 3
+    assert table_with(first, "pulls").equals(table_with(second, "pulls"))
+
+
+# ---------------------------------------------------------------------- Design
+def test_design_renders_table_preview_and_gaps():
+    at = open_page("design")
+    assert not errors(at)
+    assert len(charts(at)) == 1
+    gaps = table_with(at, "Pareto gap")
+    assert gaps["Pareto optimal"].sum() == len(banditviz.preset("default").pareto_set)
+
+
+def test_design_load_preset_and_generate_change_the_instance():
+    at = open_page("design")
+    at.radio(key="design_dims").set_value("3D").run()
+    at.selectbox(key="design_preset").set_value("default_3d")
+    button(at, "Load preset").click().run()
+    assert setting(at).instance == banditviz.preset("default_3d")
+    assert qp(at, "preset") == "default_3d"
+    at.selectbox(key="design_gen").set_value("convex_front")
+    at.number_input(key="design_K").set_value(6)
+    button(at, "Generate").click().run()
+    assert not errors(at)
+    assert setting(at).instance.K == 6 and setting(at).source["gen"] == "convex_front"
+
+
+def test_design_noise_change_updates_the_instance():
+    at = open_page("design")
+    at.selectbox(key="design_noise_0").set_value("bernoulli").run()
+    assert not errors(at)
+    assert setting(at).instance.noise == "bernoulli"
+
+
+def upload(at: AppTest, name: str, content: bytes) -> AppTest:
+    at.get("file_uploader")[0].set_value((name, content, "application/json"))
+    return at.run()
+
+
+@pytest.mark.parametrize("content, word", [
+    (b"{not json", "not valid JSON"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", "UTF-8"),
+    (json.dumps({"kind": "means", "means": [[1, "x"], [2, 3]]}).encode(), "means"),
+    (json.dumps({"kind": "means", "means": [[0.5, 0.5]]}).encode(), "arms"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b" " * 1_000_001 + b"{}", "larger than"),
+])
+def test_design_bad_upload_shows_an_error_and_keeps_the_instance(content, word):
+    at = open_page("design")
+    before = setting(at).instance
+    upload(at, "bad.json", content)
+    assert not at.exception
+    assert any(word in e for e in errors(at)), errors(at)
+    assert setting(at).instance == before
+
+
+def test_design_upload_replaces_the_instance_and_shows_names_as_text():
+    at = open_page("design")
+    inst = banditviz.Instance.from_means([[0.2, 0.8], [0.8, 0.2]], sigma=0.5, name="**bold** <b>x</b>",
+                                         arm_names=["<img src=x>", "[link](http://e)"])
+    upload(at, "mine.json", inst.to_json().encode())
+    assert not errors(at)
+    assert setting(at).instance == inst
+    assert banditviz.Instance.from_json(qp(at, "inst")) == inst
+    heading = at.subheader[0].value
+    assert "\\*\\*bold\\*\\*" in heading and "\\<b\\>" in heading
+    assert table_with(at, "Pareto gap")["arm"].tolist() == ["<img src=x>", "[link](http://e)"]
+
+
+def test_design_noise_that_does_not_fit_shows_an_error():
+    inst = banditviz.Instance.from_means([[2.0, 0.5], [0.1, 0.3]], sigma=0.5)
+    at = open_page("design", {**SMALL, "inst": state.compact_json(inst)})
+    at.selectbox(key="design_noise_0").set_value("bernoulli").run()
+    assert any("Bernoulli" in e for e in errors(at))
+    assert setting(at).instance == inst
+
+
+# ---------------------------------------------------------------------- Compare
+def test_compare_runs_every_algorithm_and_is_cached(monkeypatch):
+    at = open_page("compare")
+    assert at.info  # nothing run yet
+    at.multiselect(key="compare_algs_means").set_value(["pareto_ucb1", "uniform"])
+    at.number_input(key="compare_seeds").set_value(2)
+    at.number_input(key="compare_T").set_value(100)
+    form_button(at, "Run the comparison").click().run()
+    assert not at.exception and not errors(at)
+    assert len(charts(at)) >= 1
+    summary = table_with(at, "runs")
+    assert summary["algorithm"].tolist() == ["pareto_ucb1", "uniform"] and summary["runs"].tolist() == [2, 2]
+    calls = []
+    monkeypatch.setattr(banditviz, "run", lambda *a, **k: calls.append(a))
+    at.switch_page("pages/watch.py").run()
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception and calls == []  # re-opening with the same settings: every run from the cache
+    assert table_with(at, "runs").equals(summary)
+
+
+def test_compare_metric_control_changes_the_figure():
+    at = open_page("compare")
+    at.multiselect(key="compare_algs_means").set_value(["pareto_ucb1"])
+    at.number_input(key="compare_seeds").set_value(1)
+    at.number_input(key="compare_T").set_value(60)
+    form_button(at, "Run the comparison").click().run()
+    before = charts(at)[0].proto.spec
+    at.selectbox(key="compare_metric").set_value("effective_regret").run()
+    assert charts(at)[0].proto.spec != before
+
+
+# ---------------------------------------------------------------------- Papers
+def test_papers_lists_every_paper_and_runs_a_scaled_experiment(monkeypatch):
+    small = tuple(dataclasses.replace(p, horizon=60, seeds=1) for p in papers.PAPERS)
+    monkeypatch.setattr(papers, "PAPERS", small)
+    at = open_page("papers")
+    assert [h.value for h in at.header] == [p.title for p in small]
+    assert all("python -m banditviz sweep experiments/" in c.value for c in at.code)
+    runnable = [p for p in small if p.run_preset() and p.algorithms(banditviz.preset(p.run_preset()).kind)]
+    assert runnable, "no paper has registered algorithms and presets"
+    paper = runnable[-1]
+    next(b for b in at.button if b.key == f"papers_run_{paper.key}").click().run()
+    assert not at.exception and not errors(at)
+    table = table_with(at, "runs")
+    assert set(table["algorithm"]) == set(paper.algorithms(banditviz.preset(paper.run_preset()).kind))
+
+
+# ---------------------------------------------------------------------- Learn
+def test_learn_try_it_controls_change_the_lesson():
+    at = open_page("learn")
+    assert not errors(at) and len(charts(at)) == 5
+    assert "A dominates B" in " ".join(m.value for m in at.markdown)
+    at.slider(key="learn_bx").set_value(0.9).run()
+    at.slider(key="learn_by").set_value(0.9).run()
+    assert "B dominates A" in " ".join(m.value for m in at.markdown)
+    at.slider(key="learn_move_1").set_value(0.6).run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "a(2) is on the Pareto front and on the effective front" in text
+
+
+# ---------------------------------------------------------------------- sessions
+def test_sessions_are_isolated():
+    a = open_page("watch", {**SMALL, "seed": "1"})
+    b = open_page("watch", {**SMALL, "seed": "2"})
+    assert setting(a).seed == 1 and setting(b).seed == 2
+    assert not table_with(a, "pulls").equals(table_with(b, "pulls"))
