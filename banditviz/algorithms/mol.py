@@ -30,6 +30,7 @@ import numpy as np
 from .. import pareto
 from ..estimators import SharedRidge
 from .base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
+from .mol_front import EffectiveFrontSampler
 
 PAPER = "Park, Ann & Oh (NeurIPS 2025)"
 KINDS = ("contextual", "linear")
@@ -182,7 +183,10 @@ class MOLTS(_MOLinear):
 
     mu~_{a}^(l) = max_m x_a' theta~_m^(l) (Eq. 2); a_t uniform over the effective Pareto front of mu~ (Eq. 3).
     Sampling: theta~ = theta_hat + c S z with V^{-1} = S S' (Cholesky of the symmetrised Sherman-Morrison
-    inverse), z ~ N(0, I_d); M L d standard normals are drawn per round, then one uniform index.
+    inverse), z ~ N(0, I_d); M L d standard normals are drawn per round.  The pick: for L <= 2 one uniform
+    index into the whole front (monotone chain); for L >= 3 the first effective arm of a random order of the
+    Pareto front (`EffectiveFrontSampler`: the same uniform law, exact, ~6x cheaper), and the whole front is
+    computed only at snapshot rounds, for the picture.
     """
 
     vector_name = "sampled vectors"
@@ -190,6 +194,7 @@ class MOLTS(_MOLinear):
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         super().reset(problem, rng)
         self.M = self.params.get("M", 1) or theorem2_samples(self.L)
+        self.sampler = EffectiveFrontSampler(self.L) if self.L >= 3 else None
 
     def sample_parameters(self, c: float) -> np.ndarray:
         """M samples per objective, shape (L, M, d), each ~ N(theta_hat^(l), c^2 V^{-1})."""
@@ -205,17 +210,24 @@ class MOLTS(_MOLinear):
         scores = np.einsum("kd,lmd->klm", self.X, self.theta_samples)
         self.winner = scores.argmax(axis=2)
         self.samples = np.take_along_axis(scores, self.winner[:, :, None], axis=2)[:, :, 0]
-        self.effective = pareto.effective_pareto_mask(self.samples)
-        return self._pick(self.effective, f"the effective Pareto front of the sampled vectors (M = {self.M}, "
-                                          f"c = {self.radius:.3g})")
+        what = f"the effective Pareto front of the sampled vectors (M = {self.M}, c = {self.radius:.3g})"
+        if self.sampler is None:  # L <= 2: the whole front by the monotone chain is cheap
+            self.effective = pareto.effective_pareto_mask(self.samples)
+            return self._pick(self.effective, what)
+        self.effective = None  # computed only if a snapshot asks for it
+        arm = self.sampler.draw(self.samples, self.rng)
+        self.events.append(f"arm {arm} drawn uniformly from {what}")
+        return arm
 
     def ranked(self) -> np.ndarray:
         return self.samples
 
     def front_mask(self, vectors: np.ndarray) -> np.ndarray:
-        return self.effective
+        return self.effective_mask(vectors)
 
     def effective_mask(self, vectors: np.ndarray) -> np.ndarray:
+        if self.effective is None:
+            self.effective = pareto.effective_pareto_mask(self.samples)
         return self.effective
 
     def extras(self) -> dict:
