@@ -11,6 +11,7 @@
 
 All learners share one ridge estimate with one Gram matrix for the L objectives (§3, D15), updated by
 Sherman-Morrison (`SharedRidge`): a round costs O(K d L M + d^3) plus the front computation.
+Every `RoundState` also carries theta_hat, the widths ||x_a||_{V^{-1}}, log det V and tr V^{-1} (§8).
 Defaults (§9): lambda = 1, delta = 0.05, R = the instance's noise sigma (D4); M from Theorem 2 (D2);
 the exploration scale c = gamma = alpha c_{1,t}(delta) with alpha = 0.1 (D1: **our calibration, not the
 paper's value**; conclusions depend on it, alpha = 1 is the theory radius).
@@ -112,7 +113,7 @@ class _MOLinear(Algorithm):
         if self.ridge is None:
             self.d = self.X.shape[1]
             self.ridge = SharedRidge(self.d, self.L, self.params.get("lam", 1.0))
-        self.theta_hat = self.ridge.theta.copy()
+        self.theta_hat, self.V_inv = self.ridge.theta.copy(), self.ridge.V_inv.copy()
         self.estimates = self.X @ self.theta_hat
         self.widths = self.ridge.widths(self.X)
         self.events = []
@@ -152,6 +153,8 @@ class _MOLinear(Algorithm):
             "radius": self.radius,
             "widths": self.widths.copy(),
             "theta_hat": self.theta_hat,
+            "log_det_V": float(-np.linalg.slogdet(self.V_inv)[1]),
+            "trace_V_inv": float(np.trace(self.V_inv)),
         }
         extras.update(self.extras())
         return RoundState(

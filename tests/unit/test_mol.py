@@ -106,6 +106,9 @@ def test_ridge_matches_batch_least_squares(inst):
     Xp, Y = X[:-1], tr.rewards[:-1]
     batch = np.linalg.solve(Xp.T @ Xp + np.eye(inst.d), Xp.T @ Y)
     np.testing.assert_allclose(last.extras["theta_hat"], batch, atol=1e-8)
+    V = Xp.T @ Xp + np.eye(inst.d)
+    assert last.extras["log_det_V"] == pytest.approx(np.log(np.linalg.det(V)), abs=1e-8)
+    assert last.extras["trace_V_inv"] == pytest.approx(np.trace(np.linalg.inv(V)), abs=1e-10)
     np.testing.assert_allclose(last.estimates, replay_contexts(inst, 5, T)[-1] @ batch, atol=1e-8)
 
 
