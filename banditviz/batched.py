@@ -46,7 +46,7 @@ BATCH_KINDS = ("means", "linear", "distributions")
 MAX_BUFFER_BYTES = 64 * 2**20  # reward buffers of one batch (S x K x BLOCK x reward_dim floats)
 _U32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(2**32)
-_ONE = np.uint64(1)
+_SHIFT32 = np.uint64(32)
 _DOUBLE = 1.0 / 9007199254740992.0  # 2**-53, numpy's next_double scale
 
 
@@ -112,24 +112,23 @@ class EmulatedStreams:
 
     def _next32(self, want: np.ndarray) -> np.ndarray:
         """PCG64's ``next_uint32`` for the seeds in ``want``: the pending high half, else the low half of a new word."""
-        fresh = want & ~self.has32
+        fresh = want > self.has32
         word = self._next64(fresh)
         out = np.where(fresh, word & _U32, self.high)
-        self.high = np.where(fresh, word >> np.uint64(32), self.high)
+        self.high = np.where(fresh, word >> _SHIFT32, self.high)
         self.has32 ^= want
         return out
 
     def integers(self, n: np.ndarray) -> np.ndarray:
         """``rngs[s].integers(n[s])`` for every seed s (1 <= n < 2**32; ``integers(1)`` draws nothing)."""
         n = np.asarray(n, dtype=np.uint64)
-        want = n > 1
-        threshold = (_TWO32 - n) % np.maximum(n, _ONE)  # Lemire's rejection bound, 2**32 mod n
-        m = self._next32(want) * n
-        reject = want & ((m & _U32) < threshold)
+        threshold = _TWO32 % n  # Lemire's rejection bound; 0 when n = 1, so those seeds never redraw
+        m = self._next32(n > 1) * n
+        reject = (m & _U32) < threshold
         while reject.any():  # probability < n / 2**32 per draw
             m = np.where(reject, self._next32(reject) * n, m)
             reject &= (m & _U32) < threshold
-        return (m >> np.uint64(32)).astype(np.int64)
+        return (m >> _SHIFT32).astype(np.int64)
 
     def random(self) -> np.ndarray:
         """``rngs[s].random()`` for every seed s: ``(word >> 11) * 2**-53``."""
@@ -161,8 +160,9 @@ class BatchedEnvironment:
         pos = self.pulls[self.rows, arms]
         self.pulls[self.rows, arms] = pos + 1
         pos %= BLOCK
-        for s in np.flatnonzero(pos == 0):
-            self.buffers[s, arms[s]] = self.envs[s]._block(int(arms[s]))
+        if not pos.all():  # some (seed, arm) starts a new block
+            for s in np.flatnonzero(pos == 0):
+                self.buffers[s, arms[s]] = self.envs[s]._block(int(arms[s]))
         raw = self.buffers[self.rows, arms, pos]
         if inst.kind == "distributions" or inst.noise == "beta":
             return raw
@@ -252,9 +252,8 @@ class BatchedEmpirical(BatchedAlgorithm):
 
     def pick_front(self, vectors: np.ndarray) -> np.ndarray:
         """Per seed, the ``rng.integers(len(front))``-th arm of the Pareto front of ``vectors[s]``."""
-        mask = pareto_masks(vectors)
-        j = self.rng.integers(mask.sum(axis=1))
-        return np.argmax(np.cumsum(mask, axis=1) > j[:, None], axis=1)
+        rank = np.cumsum(pareto_masks(vectors), axis=1)  # rank[s, -1] is the size of seed s's front
+        return np.argmax(rank > self.rng.integers(rank[:, -1])[:, None], axis=1)
 
 
 @batched("uniform")
@@ -319,10 +318,9 @@ class BatchedMOEpsilonGreedy(BatchedEmpirical):
         if arms is not None:
             return arms
         explore = self.rng.random() < self.params["epsilon"]
-        mask = pareto_masks(self.means)
-        j = self.rng.integers(np.where(explore, self.K, mask.sum(axis=1)))
-        exploit = np.argmax(np.cumsum(mask, axis=1) > j[:, None], axis=1)
-        return np.where(explore, j, exploit)
+        rank = np.cumsum(pareto_masks(self.means), axis=1)
+        j = self.rng.integers(np.where(explore, self.K, rank[:, -1]))
+        return np.where(explore, j, np.argmax(rank > j[:, None], axis=1))
 
 
 # ---------------------------------------------------------------------- the loop
@@ -360,11 +358,13 @@ def run_batched(
     params: dict[str, Any],
     seeds: Sequence[int],
     recorded: np.ndarray,
+    on_round: Callable[[int], None] | None = None,
 ) -> dict[str, np.ndarray]:
     """Cumulative regrets (name -> (S, len(recorded))) of ``spec`` on ``instance`` for each seed.
 
     ``recorded`` holds increasing rounds, the last one being the horizon; the value at round r is the
     sum of the instantaneous regrets of rounds 1..r, as ``np.cumsum(simulate.run(...).metrics[name])``.
+    ``on_round(t)`` is called after every round (progress reporting).
     """
     gaps = arm_regrets(instance.means, spec.task)  # type: ignore[arg-type]
     names = list(gaps)
@@ -377,4 +377,6 @@ def run_batched(
         if t == recorded[col]:
             out[:, :, col] = total.T
             col += 1
+        if on_round is not None:
+            on_round(t)
     return dict(zip(names, out, strict=True))
