@@ -3,6 +3,7 @@ JSON size limits, the lexicographic / risk-averse / contextual layouts, and the 
 
 from __future__ import annotations
 
+import base64
 import math
 
 import numpy as np
@@ -40,6 +41,9 @@ def moving(fig_dict: dict, n: int) -> dict[str, list[dict]]:
 
 
 def arr(values) -> np.ndarray:
+    """Coordinates as floats (NaN for gaps) from a list, an array or a Plotly typed-array spec."""
+    if isinstance(values, dict):
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=np.dtype(values["dtype"])).astype(float)
     return np.array([np.nan if v is None else v for v in values], dtype=float)
 
 
@@ -86,7 +90,8 @@ def expected_boxes(snap: RoundState, ranges: np.ndarray, objectives=(0, 1), sign
 def drawn_boxes(traces: list[dict]) -> np.ndarray:
     rows = []
     for t in traces:
-        if t["x"] == [None]:  # the legend entry
+        x = arr(t["x"])
+        if x.size == 1 and np.isnan(x[0]):  # the legend entry, x = [None]
             continue
         for poly in polygons(t["x"], t["y"]):
             assert poly.shape == (5, 2) and np.allclose(poly[0], poly[-1])
@@ -95,6 +100,7 @@ def drawn_boxes(traces: list[dict]) -> np.ndarray:
 
 
 def tolerance(fig_dict: dict, axis: str = "3") -> float:
+    """Rounding of the drawn coordinates: 1e-4 of the smallest axis span (to the power of ten below)."""
     r = view(fig_dict, axis)
     return 1.01e-4 * 10 ** math.floor(math.log10(float(np.min(r[:, 1] - r[:, 0]))))
 
@@ -128,7 +134,8 @@ def test_frame_indices_keep_ends_and_the_dense_early_profile():
 
 
 def test_num_rounds_and_turns_nan_into_gaps():
-    assert num([0.123456, np.nan, -1.5], 3) == [0.123, None, -1.5]
+    assert num([[0.123456, np.nan], [-1.5, 2.0]], 3) == [0.123, None, -1.5, 2.0]
+    assert geo.decimals_for(np.array([[0.0, 1.0], [0.0, 0.05]])) == 6
 
 
 def test_frames_slider_and_controls(ucb_trace, ucb_fig):
@@ -206,7 +213,7 @@ def test_regret_curve_grows_to_the_current_round(ucb_trace, ucb_fig):
     curve = moving(ucb_fig, n)["Pareto regret"][0]
     rounds = [s.t for s in ucb_trace.snapshots[:n + 1]]
     assert curve["x"] == rounds
-    np.testing.assert_allclose(curve["y"], np.cumsum(ucb_trace.metrics["pareto_regret"])[np.array(rounds) - 1],
+    np.testing.assert_allclose(arr(curve["y"]), np.cumsum(ucb_trace.metrics["pareto_regret"])[np.array(rounds) - 1],
                                atol=1e-4)
     line = moving(ucb_fig, n)["current round"][0]
     assert line["x"] == [rounds[-1]] * 2

@@ -1,9 +1,10 @@
 """Render every figure kind to HTML, open it in headless Chromium, press play, and screenshot it.
 
 Run:  .venv/bin/python tests/visual/render_figures.py [name ...]
-Writes ``artifacts/visual/<name>.html`` and ``<name>_mid.png`` (during playback) / ``<name>_end.png``
-(last frame) for animated figures, ``<name>.png`` for static ones.  Look at the PNGs: they are what a
-class sees on a projector.  Needs Debian's chromium (never ``playwright install``); no network.
+Writes ``artifacts/visual/<name>.html`` and, for animated figures, ``<name>_mid.png`` (2.5 s after
+pressing play, then pause) and ``<name>_end.png`` (the last frame, jumped to as the slider would);
+``<name>.png`` for static ones.  Look at the PNGs: they are what a class sees on a projector.
+Needs Debian's chromium (never ``playwright install``); no network.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ def shoot(figs: dict[str, Callable[[], go.Figure]], animate_them: bool) -> None:
         browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
                                     headless=True, args=ARGS)
         page = browser.new_page(viewport=VIEWPORT)
+        page.set_default_timeout(120_000)  # software WebGL redraws 3-D frames slowly
         for name, build in figs.items():
             fig = build()
             html = OUT / f"{name}.html"
@@ -116,9 +118,14 @@ def shoot(figs: dict[str, Callable[[], go.Figure]], animate_them: bool) -> None:
                 continue
             page.locator("g.updatemenu-button").filter(has_text="play").first.click()
             page.wait_for_timeout(2500)
+            page.locator("g.updatemenu-button").filter(has_text="pause").first.click()
+            page.wait_for_timeout(1000)
             page.screenshot(path=str(OUT / f"{name}_mid.png"))
             frames = len(fig.frames)
-            page.wait_for_timeout(frames * 110)  # "normal" speed is 90 ms a frame
+            page.evaluate("""n => { const gd = document.querySelector('.plotly-graph-div');
+                return Plotly.animate(gd, [String(n - 1)], {mode: 'immediate', transition: {duration: 0},
+                                                            frame: {duration: 0, redraw: true}}); }""", frames)
+            page.wait_for_timeout(2500)
             page.screenshot(path=str(OUT / f"{name}_end.png"))
             print("wrote", name, "after", frames, "frames")
         browser.close()
