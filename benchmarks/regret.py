@@ -118,8 +118,9 @@ def main(argv: list[str] | None = None) -> None:
                 naive = own_cost(spec, horizon)
             print(f"{name:>8} T={horizon:>6,}  own cost   {rates(fast)}")
             print(f"{'':>8} {'':>8}  naive refit {rates(naive)}")
+            w = min(WINDOW, horizon)
             print(f"{'':>8} {'':>8}  ratio fast/naive: {naive.sum() / fast.sum():5.2f} (whole run), "
-                  f"{naive[-WINDOW:].sum() / fast[-WINDOW:].sum():5.2f} (last {WINDOW} rounds)")
+                  f"{naive[-w:].sum() / fast[-w:].sum():5.2f} (last {w} rounds)")
             print(f"{'':>8} {'':>8}  engine run with Pareto + effective regret: "
                   f"{engine_rate(spec, horizon):9,.0f} rounds/s", flush=True)
 
