@@ -73,6 +73,7 @@ class Job:
     horizon: int
     record_every: int
     batched: bool
+    curves: bool = False
 
 
 def recorded_rounds(rounds: int, record_every: int) -> np.ndarray:
@@ -88,7 +89,7 @@ def params_json(job: Job) -> str:
 def _frame(job: Job, columns: dict[str, Any]) -> pd.DataFrame:
     n = len(next(iter(columns.values())))
     head = {"instance": [job.label] * n, "algorithm": [job.spec.name] * n, "params": [params_json(job)] * n}
-    return pd.DataFrame({**head, **columns})
+    return pd.DataFrame({**head, **{k: np.asarray(v) for k, v in columns.items()}})
 
 
 def _regret_rows(job: Job, tick: Callable[[int], None] | None) -> pd.DataFrame:
@@ -126,23 +127,34 @@ def _true_set(instance: Instance, task: str) -> set[int] | None:
 
 
 def _identification_rows(job: Job) -> pd.DataFrame:
-    """One row per seed: stopping time, success, recommended set, final recommendation metrics, totals."""
-    rows = []
+    """One row per seed (per seed and recorded round with ``curves``): stopping time, success,
+    recommended set, recommendation metrics and cumulative metrics."""
     truth = _true_set(job.instance, job.spec.task)
-    final_metric = RECOMMENDATION_METRICS.get(job.spec.task)
+    rec_metric = RECOMMENDATION_METRICS.get(job.spec.task) if job.instance.means is not None else None
+    instantaneous = set(rec_metric(job.instance, None)) if rec_metric and job.spec.recommends_every_round else set()
+    blocks = []
     for seed in job.seeds:
         trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, **job.params)
         rec = trace.recommendation
-        row: dict[str, Any] = {
-            "seed": seed, "stopping_time": trace.rounds, "stopped": trace.stopped_at is not None,
+        per_run: dict[str, Any] = {
+            "stopping_time": trace.rounds, "stopped": trace.stopped_at is not None,
             "correct": rec is not None and truth is not None and set(rec) == truth,
             "recommended": None if rec is None else ",".join(str(i) for i in sorted(rec)),
         }
-        if final_metric is not None and job.instance.means is not None:
-            row.update(final_metric(job.instance, rec))
-        row.update({f"cum_{name}": float(np.sum(v)) for name, v in trace.metrics.items()})
-        rows.append(row)
-    return _frame(job, {key: [r.get(key) for r in rows] for key in rows[0]})
+        rounds = recorded_rounds(trace.rounds, job.record_every) if job.curves else np.array([trace.rounds])
+        block: dict[str, Any] = {"seed": np.full(len(rounds), seed, dtype=np.int64)}
+        if job.curves:
+            block["round"] = rounds
+        block.update({k: [v] * len(rounds) for k, v in per_run.items()})
+        if rec_metric is not None:
+            final = rec_metric(job.instance, rec)
+            for name, value in final.items():  # the value at each recorded round, the final answer's at the end
+                at = trace.metrics[name][rounds - 1] if name in instantaneous else np.full(len(rounds), np.nan)
+                at[-1] = value
+                block[name] = at
+        block.update({f"cum_{k}": np.cumsum(v)[rounds - 1] for k, v in trace.metrics.items()})
+        blocks.append(pd.DataFrame(block))
+    return _frame(job, pd.concat(blocks, ignore_index=True).to_dict("series"))
 
 
 def run_job(job: Job, tick: Callable[[int], None] | None = None) -> pd.DataFrame:
@@ -221,7 +233,7 @@ def normalise_seeds(seeds: int | Iterable[int]) -> tuple[int, ...]:
 # ---------------------------------------------------------------------- planning and backends
 def plan(
     instances: Any, algorithms: Any, seeds: Any, horizon: int, *, record_every: int | None = None,
-    batch: bool = True, workers: int = 1,
+    batch: bool = True, workers: int = 1, curves: bool = False,
 ) -> list[Job]:
     """The jobs of a sweep, in output order (instance, then algorithm, then seeds)."""
     pairs = normalise_instances(instances)
@@ -239,7 +251,8 @@ def plan(
             batched = batch and spec.task not in IDENTIFICATION_TASKS and can_batch(spec, inst, params)
             size = _seeds_per_job(len(seed_list), workers, batch_size(inst) if batched else 1)
             for i in range(0, len(seed_list), size):
-                jobs.append(Job(label, inst, spec, params, seed_list[i:i + size], horizon, record_every, batched))
+                jobs.append(Job(label, inst, spec, params, seed_list[i:i + size], horizon, record_every, batched,
+                                curves))
     return jobs
 
 
@@ -323,6 +336,7 @@ def sweep(
     scheduler: Any = None,
     record_every: int | None = None,
     batch: bool = True,
+    curves: bool = False,
     progress: Progress | None = None,
     out: str | os.PathLike[str] | None = None,
 ) -> pd.DataFrame:
@@ -336,6 +350,8 @@ def sweep(
       LocalCluster of ``workers`` processes for this sweep).
     * ``record_every``: rounds between recorded rows (default ``ceil(horizon / 100)``).
     * ``batch``: use the batched loop where an algorithm has one (same numbers, many seeds at a time).
+    * ``curves``: identification runs also get a row per recorded round, with the recommendation metrics
+      (``error``, ``simple_regret``) at that round and the per-run columns repeated.
     * ``progress(done_runs, total_runs)`` is called after each job; ``out`` writes the table as Parquet.
     """
     if backend not in BACKENDS:
@@ -345,7 +361,8 @@ def sweep(
     if workers is None:
         workers = 1 if backend == "serial" else os.cpu_count() or 1
     workers = limits.check_int("workers", workers, 1, 1024)
-    jobs = plan(instances, algorithms, seeds, horizon, record_every=record_every, batch=batch, workers=workers)
+    jobs = plan(instances, algorithms, seeds, horizon, record_every=record_every, batch=batch, workers=workers,
+                curves=curves)
     total = sum(len(job.seeds) for job in jobs)
     done = 0
 
@@ -371,16 +388,20 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
     value (cumulative metrics at the last round; stopping time and final metrics of identification
     runs) and, for identification, the success and stopping rates."""
     keys = ["instance", "algorithm", "params"]
+    ident = table["stopping_time"].notna() if "stopping_time" in table else pd.Series(False, index=table.index)
     parts = []
-    if "round" in table:  # regret rows: the last recorded round of each run
-        final = table[table["round"].notna()].groupby(keys + ["seed"], sort=False).last().reset_index()
-        parts.append(_describe(final, keys, exclude={"round"}))
-    if "stopping_time" in table:
-        runs = table[table["stopping_time"].notna()].astype({"correct": float, "stopped": float})
-        rates = runs.groupby(keys, sort=False)[["correct", "stopped"]].mean()
-        rates.columns = ["success_rate", "stopped_rate"]
-        parts.append(_describe(runs, keys, exclude={"correct", "stopped"}).join(rates, on=keys))
-    return pd.concat([p for p in parts if len(p)], ignore_index=True)
+    for rows, is_ident in ((table[~ident], False), (table[ident], True)):
+        if not len(rows):
+            continue
+        final = rows.groupby(keys + ["seed"], sort=False).last().reset_index()  # each run's last row
+        part = _describe(final, keys, exclude={"round", "correct", "stopped"})
+        if is_ident:
+            rates = final.astype({"correct": float, "stopped": float}).groupby(keys, sort=False)[
+                ["correct", "stopped"]].mean()
+            rates.columns = ["success_rate", "stopped_rate"]
+            part = part.join(rates, on=keys)
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
 
 
 def _describe(runs: pd.DataFrame, keys: list[str], exclude: set[str]) -> pd.DataFrame:
@@ -418,19 +439,20 @@ class SweepConfig:
     seeds: tuple[int, ...]
     horizon: int
     record_every: int | None = None
+    curves: bool = False
     description: str = ""
 
     def run(self, **kwargs: Any) -> pd.DataFrame:
         """`sweep` over this configuration (``backend``, ``workers``, ``progress``, ``out``... as keywords)."""
         return sweep(self.instances, self.algorithms, self.seeds, self.horizon,
-                     record_every=self.record_every, **kwargs)
+                     record_every=self.record_every, curves=self.curves, **kwargs)
 
     @property
     def runs(self) -> int:
         return len(self.instances) * len(self.algorithms) * len(self.seeds)
 
 
-_CONFIG_KEYS = {"description", "paper", "horizon", "seeds", "record_every", "instances", "algorithms"}
+_CONFIG_KEYS = {"description", "paper", "horizon", "seeds", "record_every", "curves", "instances", "algorithms"}
 _INSTANCE_KEYS = {"label", "preset", "generator", "file", "args", "instance"}
 _ALGORITHM_KEYS = {"name", "params"}
 
@@ -445,7 +467,14 @@ def _table(where: str, value: Any, allowed: set[str] | None = None) -> dict[str,
     return value
 
 
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"config: {name} must be true or false, got {value!r}")
+    return value
+
+
 def _build_instance(source: str, value: Any, args: dict[str, Any], folder: Path) -> Instance:
+    args = {k: str(folder / v) if k.endswith("_path") and isinstance(v, str) else v for k, v in args.items()}
     if source == "preset":
         return preset(value, **args)
     if source == "generator":
@@ -458,7 +487,9 @@ def _build_instance(source: str, value: Any, args: dict[str, Any], folder: Path)
 
 
 def _config_instance(where: str, entry: Any, folder: Path) -> tuple[str, Instance]:
-    """One ``[[instances]]`` entry: a preset or generator (with ``args``), a JSON file, or an inline instance."""
+    """One ``[[instances]]`` entry: a preset or generator (with ``args``), a JSON file, or an inline instance.
+
+    Paths (``file``, and ``args`` whose name ends in ``_path``) are relative to the config's folder."""
     entry = _table(where, entry, _INSTANCE_KEYS)
     sources = [k for k in ("preset", "generator", "file", "instance") if k in entry]
     if len(sources) != 1:
@@ -515,6 +546,7 @@ def load_config(path: str | os.PathLike[str]) -> SweepConfig:
         horizon=limits.check_int("horizon", data["horizon"], 1, limits.MAX_HORIZON),
         record_every=None if data.get("record_every") is None else limits.check_int(
             "record_every", data["record_every"], 1, limits.MAX_HORIZON),
+        curves=_flag("curves", data.get("curves", False)),
         description=str(data.get("description", "")),
     )
     plan(config.instances, config.algorithms, config.seeds[:1], config.horizon)  # kinds and sizes fit

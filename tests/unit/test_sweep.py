@@ -136,6 +136,19 @@ def test_identification_rows_one_per_run():
         assert row.cum_pareto_regret == pytest.approx(np.sum(trace.metrics["pareto_regret"]))
 
 
+def test_identification_curves_hold_the_recommendation_metric_at_each_recorded_round():
+    inst = banditviz.preset("risk_averse_table1")
+    curves = banditviz.sweep(inst, "ramgape_b", [2], 300, record_every=100, curves=True)
+    per_run = banditviz.sweep(inst, "ramgape_b", [2], 300)
+    trace = run(inst, "ramgape_b", 300, 2, snapshots=0)
+    assert curves["round"].tolist() == [100, 200, 300]
+    assert np.array_equal(curves["simple_regret"], trace.metrics["simple_regret"][[99, 199, 299]])
+    assert np.array_equal(curves["cum_pareto_regret"], np.cumsum(trace.metrics["pareto_regret"])[[99, 199, 299]])
+    last = curves.iloc[[-1]].drop(columns="round").reset_index(drop=True)
+    pd.testing.assert_frame_equal(last, per_run)
+    pd.testing.assert_frame_equal(summary(curves), summary(per_run))
+
+
 def test_mixed_table_summary_by_hand():
     table = pd.DataFrame({
         "instance": ["a"] * 4 + ["a"] * 2, "algorithm": ["x"] * 4 + ["y"] * 2, "params": ["{}"] * 6,
