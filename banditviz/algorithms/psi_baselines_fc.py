@@ -119,25 +119,29 @@ class APE(_PairwiseBonus):
         self.hmin, self.pmin = RowMin(self.H), RowMin(self.P)
 
     def _update_pairs(self, arms: np.ndarray) -> None:
-        """Rows and columns of M, H = M - beta, P = M + beta and the dominance matrix for the pulled arms."""
-        for a in arms:
-            self.mu[a] = self.sums[a] / self.counts[a]
-            self.ell[a], self.inv[a] = math.log1p(math.log(self.counts[a])), 1 / self.counts[a]
-        for a in arms:
-            d = self.mu[a] - self.mu
-            row, col = _max_over_objectives(d), _max_over_objectives(-d)
-            beta = self.sigma * np.sqrt(2 * (2 * self.cg + self.ell[a] + self.ell) * (self.inv[a] + self.inv))
-            self.Mm[a], self.Mm[:, a] = row, col
-            self.H[a], self.H[:, a] = row - beta, col - beta
-            self.P[a], self.P[:, a] = row + beta, col + beta
-            self.H[a, a] = self.P[a, a] = np.inf
-            new_col = (col <= 0) & (row > 0)  # D[i, a]: a dominates i
-            new_col[a] = False
-            self.n_dom += new_col.astype(np.int64) - self.D[:, a]
-            self.D[:, a] = new_col
-            self.D[a] = (row <= 0) & (col > 0)
-            self.D[a, a] = False
-            self.n_dom[a] = self.D[a].sum()
+        """Rows and columns of M, H = M - beta, P = M + beta and the dominance matrix for the pulled arms
+        (all pulled arms at once: O(|arms| K L))."""
+        n = self.counts[arms]
+        self.mu[arms] = self.sums[arms] / n[:, None]
+        self.ell[arms], self.inv[arms] = np.log1p(np.log(n)), 1.0 / n
+        d = self.mu[arms][:, None, :] - self.mu[None, :, :]  # (r, K, L)
+        row, col = d[..., 0].copy(), -d[..., 0]
+        for c in range(1, self.L):
+            np.maximum(row, d[..., c], out=row)
+            np.maximum(col, -d[..., c], out=col)
+        beta = self.sigma * np.sqrt(2 * (2 * self.cg + self.ell[arms][:, None] + self.ell)
+                                    * (self.inv[arms][:, None] + self.inv))
+        self.Mm[arms], self.Mm[:, arms] = row, col.T
+        self.H[arms], self.H[:, arms] = row - beta, (col - beta).T
+        self.P[arms], self.P[:, arms] = row + beta, (col + beta).T
+        self.H[arms, arms] = self.P[arms, arms] = np.inf
+        new_cols = (col <= 0) & (row > 0)  # [r, i]: arm r dominates i
+        new_cols[np.arange(len(arms)), arms] = False
+        self.n_dom += new_cols.sum(axis=0) - self.D[:, arms].sum(axis=1)
+        self.D[:, arms] = new_cols.T
+        self.D[arms] = (row <= 0) & (col > 0)
+        self.D[arms, arms] = False
+        self.n_dom[arms] = self.D[arms].sum(axis=1)
 
     def end_batch(self) -> None:
         if self.batch == 1:
@@ -148,31 +152,40 @@ class APE(_PairwiseBonus):
             self.hmin.update(changed)
             self.pmin.update(changed)
         h, pmin = self.hmin.val, self.pmin.val
-        g = -pmin
         S = self.n_dom == 0
         self.recommendation = tuple(np.flatnonzero(S).tolist())
-        z1 = h[S].min() if S.any() else np.inf
-        z2 = np.maximum(h, g)[~S].min() if (~S).any() else np.inf
-        self.h, self.g, self.S = h.copy(), g, S
-        self.extras.update(phase="explore", Z1=float(z1), Z2=float(z2))
-        if z1 >= 0 and z2 >= 0:
-            self.finish(self.recommendation, f"Z1 = {z1:.4g} >= 0 and Z2 = {z2:.4g} >= 0")
-            return
+        if not (np.maximum(h, -pmin) < 0).any():  # otherwise Z1 < 0 or Z2 < 0 whatever S is
+            z1, z2 = self._z()
+            if z1 >= 0 and z2 >= 0:
+                self.finish(self.recommendation, f"Z1 = {z1:.4g} >= 0 and Z2 = {z2:.4g} >= 0")
+                return
         cand = np.flatnonzero(h <= 0)
         b = int(cand[np.argmax(pmin[cand])])
         c = int(np.argmin(self.H[b]))
-        self.events.append(f"Z1 = {z1:.4g}, Z2 = {z2:.4g} (stop when both >= 0); most ambiguous arm b_t = {b}, "
-                           f"its closest competitor c_t = {c}")
+        self._bc = (b, c)
         if self.params["pull"] == "both":
             self.start_batch(np.array([b, c]))
         else:
             self.start_batch(np.array([b if self.counts[b] <= self.counts[c] else c]))
 
+    def _z(self) -> tuple[float, float]:
+        """Stopping statistics Z1 = min_{S(t)} h_i and Z2 = min_{not S(t)} max(h_i, g_i) (+inf when empty)."""
+        h, g, S = self.hmin.val, -self.pmin.val, self.n_dom == 0
+        z1 = h[S].min() if S.any() else np.inf
+        z2 = np.maximum(h, g)[~S].min() if (~S).any() else np.inf
+        return float(z1), float(z2)
+
     def state(self) -> RoundState:
-        if hasattr(self, "h"):
-            self.status = np.where(self.h > 0, ACCEPTED, np.where(
-                self.g > 0, REJECTED, np.where(self.S, CANDIDATE, ACTIVE))).astype(np.int8)
-            self.extras.update(h=self.h.copy(), g=self.g.copy())
+        if hasattr(self, "hmin"):
+            h, g, S = self.hmin.val, -self.pmin.val, self.n_dom == 0
+            self.status = np.where(h > 0, ACCEPTED, np.where(
+                g > 0, REJECTED, np.where(S, CANDIDATE, ACTIVE))).astype(np.int8)
+            z1, z2 = self._z()
+            self.extras.update(phase="explore", Z1=z1, Z2=z2, h=h.copy(), g=g.copy())
+            if self.event_round == self.t and not self.done:
+                b, c = self._bc
+                self.events = [f"Z1 = {z1:.4g}, Z2 = {z2:.4g} (stop when both >= 0); most ambiguous arm b_t = {b}, "
+                               f"its closest competitor c_t = {c}"]
         return super().state()
 
 

@@ -24,6 +24,7 @@ from banditviz.algorithms.psi_baselines_fc import RowMin, c_g, pair_bonus
 from banditviz.algorithms.psi_common import dominance_matrix
 from banditviz.environment import Environment
 from banditviz.instances import Instance
+from banditviz.pareto import pareto_mask
 from banditviz.simulate import make_problem
 
 PSI_NAMES = ("gege_fb", "gege_fc", "ege_sh", "ege_sr", "uniform_identify", "ape", "pal_linear", "racing")
@@ -267,3 +268,20 @@ def test_round_states_carry_design_and_phase() -> None:
     tr = bv.run(bv.preset("pfi_toy"), "pfiwr", 300, seed=0, snapshots=300, S=1.5, T0=20, c_beta=0.05)
     phases = [s.extras["phase"] for s in tr.snapshots]
     assert phases[:20] == ["explore"] * 20 and set(phases[20:]) == {"exploit"}
+
+
+def test_ape_incremental_matrices_equal_a_full_recomputation() -> None:
+    inst = bv.preset("psi_synthetic", K=16, sigma=0.5)
+    alg = drive(inst, "ape", 3000, seed=2)
+    T = alg.counts.astype(float)
+    mu = alg.sums / T[:, None]
+    Mm = dominance_matrix(mu)
+    beta = pair_bonus(alg.sigma, alg.cg, T[:, None], T[None, :])
+    np.testing.assert_allclose(alg.Mm, Mm, atol=1e-12)
+    H = Mm - beta
+    np.fill_diagonal(H, np.inf)
+    np.testing.assert_allclose(alg.hmin.val, H.min(axis=1), atol=1e-12)
+    P = Mm + beta
+    np.fill_diagonal(P, np.inf)
+    np.testing.assert_allclose(alg.pmin.val, P.min(axis=1), atol=1e-12)
+    assert np.array_equal(alg.n_dom == 0, pareto_mask(mu))
