@@ -334,25 +334,35 @@ EXP2_PATTERNS = (10, 46)
 EXP2_ALGORITHMS = ("ramgape_c", "ra_lucb", "de_round_robin", "ra_round_robin")
 
 
+SHIPPED_DIR = Path(__file__).parent / "presets" / "risk_averse_exp2"  # small precomputed traces in the repo
+
+
 def cache_dir() -> Path:
     return Path(os.environ.get("BANDITVIZ_CACHE", Path.home() / ".cache" / "banditviz"))
+
+
+def experiment2_filename(pattern: int, algorithm: str, seed: int, snapshots: int, cap: int) -> str:
+    return f"risk_exp2_p{pattern}_{algorithm}_s{seed}_n{snapshots}_cap{cap}.npz"
 
 
 def experiment2_trace(pattern: int = 46, algorithm: str = "ramgape_c", seed: int = 1, snapshots: int = 200,
                       cap: int = MAX_SAMPLES, refresh: bool = False) -> Trace:
     """Experiment 2 (epsilon = 0, delta = 0.05, rho = 0.01) on Table 3 pattern 10 or 46, as snapshots.
 
-    Computed with `fast_run` (10^7 - 5*10^7 samples: tens of seconds to minutes) and cached as an .npz under
-    `cache_dir()`; the `Trace` has no per-round arrays, ``stopped_at`` is the stopping time and ``info``
-    holds the simple regret at each snapshot.
+    Read from `SHIPPED_DIR` (RAMGapEc's two default traces are committed there, written by
+    ``benchmarks/precompute_experiment2.py --ship``) or from `cache_dir()`; otherwise computed with `fast_run`
+    (10^7 - 5*10^7 samples: seconds to a minute of CPU) and cached there. The `Trace` has no per-round
+    arrays, ``stopped_at`` is the stopping time and ``info`` holds the simple regret at each snapshot.
     """
     if pattern not in EXP2_PATTERNS:
         raise ValueError(f"pattern: Experiment 2 uses patterns {list(EXP2_PATTERNS)}, got {pattern!r}")
     if algorithm not in EXP2_ALGORITHMS:
         raise ValueError(f"algorithm: Experiment 2 compares {list(EXP2_ALGORITHMS)}, got {algorithm!r}")
-    path = cache_dir() / f"risk_exp2_p{pattern}_{algorithm}_s{seed}_n{snapshots}_cap{cap}.npz"
-    if path.exists() and not refresh:
-        return Trace.load(path)
+    name = experiment2_filename(pattern, algorithm, seed, snapshots, cap)
+    path = cache_dir() / name
+    for found in (SHIPPED_DIR / name, path):
+        if found.exists() and not refresh:
+            return Trace.load(found)
     inst = preset("risk_averse_table3", pattern=pattern)
     params: dict[str, Any] = {"epsilon": 0.0}
     cps = geometric_checkpoints(2 * inst.K, cap, snapshots - 1)
