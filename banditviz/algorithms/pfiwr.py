@@ -31,6 +31,7 @@ import math
 
 import numpy as np
 
+from ..pareto import pareto_mask
 from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 from .psi_common import ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
 
@@ -72,6 +73,30 @@ def beta_t(t: int, delta: float, d: int, L: int, K: int, p: float, S: float) -> 
 def pfimulti_beta(n: int, K: int, L: int, delta: float) -> float:
     """Auer et al.'s width sqrt(2 ln(4 K L n^2 / delta) / n) (§2.5, [EXTERNAL])."""
     return math.sqrt(2 * math.log(4 * K * L * n * n / delta) / n)
+
+
+def pfi_gaps(means: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """(Delta*, Delta+, Delta) of §1.4: distance to the front (2), the Pareto arms' margin
+    Delta+_k = min_{k' in P*, k' != k} min(M(k,k'), M(k',k)) (+inf alone, §6 P24; NaN off the front) and the
+    problem complexity (5) Delta = min(min_{k not in P*} Delta*_k, min_{k in P*} Delta+_k)."""
+    mu = np.asarray(means, dtype=float)
+    Mm = dominance_matrix(mu)
+    front = pareto_mask(mu)
+    star = np.where(front, 0.0, np.maximum(0.0, -Mm[:, front]).max(axis=1))
+    sym = np.maximum(0.0, np.minimum(Mm, Mm.T))[np.ix_(front, front)]
+    np.fill_diagonal(sym, np.inf)
+    plus = np.full(len(mu), np.nan)
+    plus[front] = sym.min(axis=1)
+    return star, plus, float(min(star[~front].min(initial=np.inf), plus[front].min()))
+
+
+def pfi_success(means: np.ndarray, recommended: tuple[int, ...] | None, eps: float) -> bool:
+    """Success condition (3): P* is contained in the answer and every extra arm has Delta*_k <= eps."""
+    if recommended is None:
+        return False
+    star, _, _ = pfi_gaps(means)
+    truth = set(np.flatnonzero(pareto_mask(means)).tolist())
+    return truth <= set(recommended) and all(star[k] <= eps for k in set(recommended) - truth)
 
 
 def classify(yhat: np.ndarray, w: float, eps: float, Mm: np.ndarray | None = None
