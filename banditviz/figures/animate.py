@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from .. import pareto
 from ..algorithms.base import ACTIVE, ALGORITHMS, REJECTED, STATUS_NAMES
 from ..trace import Trace
 from . import geometry as geo
@@ -314,11 +315,9 @@ class _Scene(_Panel):
                  "legendgroup": "truth", "hoverinfo": "skip"}]
 
     def _truth_data(self, n: int) -> list[dict]:
-        from ..pareto import pareto_mask
-
         m = self.ctx.truth(n)
         pts = m * self.ctx.signs
-        return [self._xyz(pts, self.ctx), self._xyz(pts[pareto_mask(m)], self.ctx)]
+        return [self._xyz(pts, self.ctx), self._xyz(pts[pareto.pareto_mask(m)], self.ctx)]
 
     def statics(self) -> list[dict]:
         out = _legend_dummies(self.statuses, mode3d=True)
@@ -331,6 +330,7 @@ class _Scene(_Panel):
         tri = geo.cuboid_triangles(K)
         n_st = len(STATUS_NAMES)
         scale = [[v, _STATUS_RGB[s]] for s in range(n_st) for v in (s / n_st, (s + 1) / n_st)]
+        edge_alpha = float(np.clip(5.0 / K, 0.15, 0.5))  # many boxes: fainter, or the scene is a thicket
         out = self._truth_styles() if self.show_truth and self.ctx.truth_moves else []
         if self.has_samples:
             out.append({"type": "scatter3d", "mode": "markers", "name": "sampled vectors",
@@ -338,12 +338,13 @@ class _Scene(_Panel):
         out.append({"type": "mesh3d", "name": BOX_LABEL, "showlegend": False,
                     "legendgroup": "boxes", "i": tri[:, 0].tolist(), "j": tri[:, 1].tolist(),
                     "k": tri[:, 2].tolist(), "intensitymode": "cell", "colorscale": scale, "cmin": -0.5,
-                    "cmax": n_st - 0.5, "showscale": False, "opacity": 0.12, "flatshading": True,
+                    "cmax": n_st - 0.5, "showscale": False, "opacity": float(np.clip(1.0 / K, 0.03, 0.1)),
+                    "flatshading": True,
                     "hoverinfo": "skip", "lighting": {"ambient": 1.0, "diffuse": 0.0, "specular": 0.0}})
         for s in self.statuses:
             out.append({"type": "scatter3d", "mode": "lines", "name": "box edges", "showlegend": False,
                         "legendgroup": "boxes", "hoverinfo": "skip",
-                        "line": {"color": rgba(STATUS_COLORS[STATUS_NAMES[s]], 0.6), "width": 2}})
+                        "line": {"color": rgba(STATUS_COLORS[STATUS_NAMES[s]], edge_alpha), "width": 2}})
         out += [
             {"type": "scatter3d", "mode": "markers", "name": "estimated Pareto front (arms)",
              "marker": {"symbol": "diamond-open", "size": 12, "color": STATUS_COLORS["front"],
@@ -352,7 +353,7 @@ class _Scene(_Panel):
              "color": STATUS_COLORS["hull"], "opacity": 0.35, "flatshading": True, "hoverinfo": "skip"},
             {"type": "scatter3d", "mode": "markers+text" if K <= 15 else "markers", "name": "estimated mean",
              "showlegend": False, "marker": {"size": 7, "line": {"color": "white", "width": 1}},
-             "texttemplate": "%{customdata[0]}", "textposition": "top center", "textfont": {"size": 20},
+             "texttemplate": "%{customdata[0]}", "textposition": "top center", "textfont": {"size": 24},
              "hovertemplate": "arm %{customdata[0]} (%{customdata[2]}), %{customdata[1]} pulls"
                               "<br>estimate %{x:.3f}, %{y:.3f}, %{z:.3f}<extra></extra>"},
             {"type": "scatter3d", "mode": "markers", "name": "arm pulled at this round",
@@ -396,7 +397,7 @@ class _Scene(_Panel):
             sel = ok & (status == s)
             out.append(self._xyz(geo.cuboid_edges(lo[sel], hi[sel]), c))
         front = np.flatnonzero(ok)
-        front = front[geo.pareto.pareto_mask(est[front] * c.signs)] if front.size else front
+        front = front[pareto.pareto_mask(est[front] * c.signs)] if front.size else front
         out.append(self._xyz(est[front], c))
         facets = self.facets(n)
         if facets.shape[0] == 0:
@@ -454,7 +455,8 @@ class _Strips(_Panel):
 
     def _truth_style(self, i: int) -> dict:
         return {"type": "scatter", "mode": "markers", "name": "true mean (unknown to the learner)",
-                "marker": {"symbol": "line-ew-open", "size": 26, "line": {"width": 3, "color": STATUS_COLORS["true"]}},
+                "marker": {"symbol": "line-ew-open", "size": 26, "color": STATUS_COLORS["true"],
+                           "line": {"width": 3, "color": STATUS_COLORS["true"]}},
                 "legendgroup": "truth", "showlegend": i == 0, "hoverinfo": "skip", **self._ref(i)}
 
     def _truth_data(self, n: int, i: int) -> dict:
@@ -541,7 +543,8 @@ def _curve_series(ctx: _Ctx, task: str) -> tuple[str, list[tuple[str, np.ndarray
         lex = sorted((k for k in m if k.startswith("lex_regret_")), key=lambda k: int(k.rsplit("_", 1)[1]))
         if lex:
             keep = [lex[0]] + ([lex[-1]] if len(lex) > 1 else [])
-            return "cumulative regret per objective", [(f"objective {k.rsplit('_', 1)[1]}", cum(k)) for k in keep]
+            return "cumulative regret per objective", [(f"regret on objective {k.rsplit('_', 1)[1]}", cum(k))
+                                                       for k in keep]
     if task == "risk-averse" and "simple_regret" in m:
         return "simple regret of the recommendation", [("simple regret", inst("simple_regret"))]
     named = [("pareto_regret", "Pareto regret"), ("effective_regret", "effective Pareto regret")]
@@ -672,12 +675,17 @@ def _controls(labels: list[str], redraw: bool) -> dict:
     return {"updatemenus": [buttons, speed], "sliders": [slider]}
 
 
+_TASK_WORDS = {"regret": "minimising Pareto regret", "identify": "identifying the Pareto set",
+               "lexicographic": "lexicographic optimisation", "risk-averse": "risk-averse arm set identification"}
+
+
 def _title(trace: Trace, task: str) -> str:
     inst = trace.instance
-    name = inst.name or f"{inst.K} arms"
-    title = f"{trace.algorithm} on {name} (seed {trace.seed})"
+    title = f"{trace.algorithm} on {inst.name or f'{inst.K} arms'} (seed {trace.seed}): {_TASK_WORDS[task]}"
+    if trace.stopped_at is not None:
+        title += f", stopped at round {trace.stopped_at}"
     if trace.snapshot_means is not None:
-        title += " · true means change every round (contextual)"
+        title += "<br><sup>true means change every round (contextual)</sup>"
     return title
 
 

@@ -61,10 +61,10 @@ def base_layout(title: str, **extra: Any) -> dict[str, Any]:
         "template": _template(),
         "title": {"text": title, "font": {"size": TITLE_SIZE}, "x": 0.01, "xanchor": "left"},
         "font": {"size": FONT_SIZE, "family": FONT_FAMILY, "color": "#222222"},
-        "legend": {"orientation": "h", "yanchor": "top", "y": -0.12, "x": 0.0, "font": {"size": 16},
+        "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.0, "font": {"size": 16},
                    "itemsizing": "constant"},
         "hoverlabel": {"font": {"size": 16}},
-        "margin": {"l": 80, "r": 30, "t": 80, "b": 40},
+        "margin": {"l": 80, "r": 30, "t": 80, "b": 110},
     }
     layout.update(extra)
     return layout

@@ -61,7 +61,7 @@ def _preview_means(instance: Instance) -> tuple[np.ndarray, str]:
     if instance.means is not None:
         return np.asarray(instance.means), ""
     ctx = sample_contexts(np.random.default_rng(0), instance.K, instance.d, instance.context)
-    return ctx @ np.asarray(instance.theta), " · means of one sampled round (contexts change every round)"
+    return ctx @ np.asarray(instance.theta), "<br><sup>means of one sampled round (contexts change every round)</sup>"
 
 
 def _preview_objectives(instance: Instance, objectives: Any) -> tuple[int, ...]:

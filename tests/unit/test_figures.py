@@ -355,7 +355,7 @@ def test_lexicographic_layout_shows_one_strip_per_objective_with_the_filters():
             dropped = {int(s[0, 0]) for s in polygons(out[i]["x"], out[i]["y"])}
             assert dropped == set(range(5)) - set(snap.extras["filtered_sets"][i])
     curves = moving(d, 2)
-    assert "objective 1" in curves and "objective 3" in curves
+    assert "regret on objective 1" in curves and "regret on objective 3" in curves
     go.Figure(animate(tr).to_dict())
 
 

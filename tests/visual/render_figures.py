@@ -63,8 +63,8 @@ def animated() -> dict[str, Callable[[], go.Figure]]:
         out["watch_risk_averse"] = _watch("risk_averse_easy", "ramgape_c", 20000)
     if "mol_ts" in bv.ALGORITHMS:
         out["watch_contextual"] = _watch("mol_ts_2d", "mol_ts", 1000)
-    if "gege_fc" in bv.ALGORITHMS and "psi_synthetic" in bv.PRESETS:
-        out["watch_identify"] = _watch("psi_synthetic", "gege_fc", 20000)
+    if "gege_fc" in bv.ALGORITHMS and "psi_gap_example" in bv.PRESETS:
+        out["watch_identify"] = _watch("psi_gap_example", "gege_fc", 20000)
     return out
 
 
