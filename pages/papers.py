@@ -41,7 +41,8 @@ for paper in PAPERS:
                                            progress=report, params=paper.params)
                     bar.empty()
                     table = runs.summary(pd.DataFrame([runs.run_row(t) for t in traces]))
-                    st.dataframe(table, hide_index=True, key=f"papers_table_{paper.key}")
+                    shown = ["algorithm", "runs", *(c for c in paper.columns if c in table.columns)]
+                    st.dataframe(table[shown], hide_index=True, key=f"papers_table_{paper.key}")
                 except ValueError as exc:
                     state.show_error(exc)
     with right:

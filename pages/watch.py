@@ -60,7 +60,8 @@ for j, obj in enumerate(inst.objective_names):
     if truth is not None:
         table[f"true {obj}"] = inst.display(truth)[:, j]
 table["pulled now"] = np.arange(inst.K) == (snap.pulled if snap.pulled is not None else -1)
-st.dataframe(table, hide_index=True, key="watch_table")
+numbers = {c: st.column_config.NumberColumn(c, format="%.3f") for c in table.columns[3:-1]}
+st.dataframe(table, hide_index=True, key="watch_table", column_config=numbers)
 st.markdown(f"**What {state.plain(trace.algorithm)} did at round {pick}:**")
 for sentence in snap.events or ("(no event recorded at this round)",):
     st.text("• " + sentence)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -41,9 +42,9 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> Non
     raise TimeoutError(f"streamlit did not answer at {url} within {timeout} s")
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    """Start the app in its own process group; stop exactly that group afterwards."""
+@contextlib.contextmanager
+def streamlit_server() -> Iterator[str]:
+    """``streamlit run app.py`` on a free localhost port in its own process group; stops exactly that group."""
     port = free_port()
     cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
@@ -59,6 +60,12 @@ def server() -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    with streamlit_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -81,8 +88,23 @@ def page(browser):
     context.close()
 
 
-def shot(page, name: str) -> Path:
+def shot(page, name: str, height: int | None = None) -> Path:
+    """Save a screenshot under artifacts/screenshots; ``height`` enlarges the viewport first (Streamlit scrolls
+    inside its own container, so a full-page screenshot needs a tall viewport)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if height is not None:
+        size = page.viewport_size
+        page.set_viewport_size({"width": size["width"], "height": height})
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(path))
+        page.set_viewport_size(size)
+    else:
+        page.screenshot(path=str(path))
     return path
+
+
+@pytest.fixture()
+def screenshot():
+    """The `shot` function, for the tests (conftest modules are not imported by name)."""
+    return shot

@@ -1,0 +1,141 @@
+"""The app's pure helpers: URL encoding of a setting, the arm table, the run summary, markdown escaping."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import banditviz
+from banditviz_app import runs, state, table
+
+
+def test_preset_setting_round_trips_through_the_url():
+    s = state.Setting(instance=banditviz.preset("default_3d"), source={"preset": "default_3d"},
+                      algorithm="mo_epsilon_greedy", params={"epsilon": 0.3}, horizon=500, seed=9)
+    q = state.to_query(s)
+    assert q == {"preset": "default_3d", "alg": "mo_epsilon_greedy", "p": '{"epsilon":0.3}', "T": "500", "seed": "9"}
+    back = state.from_query(q)
+    assert back.instance == s.instance and (back.algorithm, back.horizon, back.seed) == ("mo_epsilon_greedy", 500, 9)
+    assert back.params == {"epsilon": 0.3}
+
+
+def test_generated_and_custom_instances_round_trip():
+    gen = {"K": 7, "L": 3, "seed": 4, "sigma": 0.2}
+    s = state.Setting(instance=state.build_generated("concave_front", gen), source={"gen": "concave_front", "gp": gen})
+    q = state.to_query(s)
+    assert "inst" not in q and q["gen"] == "concave_front"
+    assert state.from_query(q).instance == banditviz.instances.concave_front(7, 3, seed=4, sigma=0.2)
+    custom = banditviz.Instance.from_means([[0.1, 0.2], [0.3, 0.05]], sigma=0.7, arm_names=["a&b", "c"])
+    q = state.to_query(state.Setting(instance=custom))
+    assert state.from_query(q).instance == custom  # lossless: floats written with repr precision
+
+
+def test_default_parameters_are_left_out_of_the_link():
+    s = state.Setting(instance=banditviz.preset("default"), source={"preset": "default"},
+                      algorithm="mo_epsilon_greedy", params={"epsilon": 0.1})
+    assert "p" not in state.to_query(s)
+
+
+def test_too_large_instances_are_not_put_in_the_link():
+    big = banditviz.instances.uniform_box(400, 3, seed=1)
+    assert "inst" not in state.to_query(state.Setting(instance=big))
+
+
+@pytest.mark.parametrize("query, field", [
+    ({"T": "0"}, "T"), ({"T": "1e9"}, "T"), ({"seed": "-1"}, "seed"), ({"seed": "x"}, "seed"),
+    ({"gen": "nope"}, "gen"), ({"gen": "uniform_box", "gp": '{"K": 1}'}, "K"),
+    ({"gen": "uniform_box", "gp": '{"evil": 1}'}, "gp"), ({"p": "[1]"}, "p"), ({"p": "{"}, "p"),
+    ({"alg": "mol_ts"}, "algorithm"),
+])
+def test_bad_query_values_raise_value_errors_naming_the_key(query, field):
+    with pytest.raises(ValueError, match=field):
+        state.from_query(query)
+
+
+def test_table_round_trip_keeps_orientation_and_labels():
+    inst = banditviz.Instance.from_means([[0.2, -0.4], [0.6, -0.1], [0.5, -0.9]], noise="gaussian", sigma=0.3,
+                                         directions=["max", "min"], objective_names=["gain", "cost"])
+    frame = table.to_table(inst)
+    assert frame["cost"].tolist() == [0.4, 0.1, 0.9]  # shown as the user sees it
+    assert table.from_table(frame, inst) == inst
+    frame.loc[1, "gain"] = 0.75
+    edited = table.from_table(frame, inst)
+    assert edited.means[1, 0] == 0.75 and edited.sigma == 0.3 and edited.directions == ("max", "min")
+
+
+def test_table_added_and_removed_rows():
+    inst = banditviz.preset("default")
+    frame = table.to_table(inst)
+    grown = pd.concat([frame, pd.DataFrame([{table.NAME: None, "objective 1": 0.5, "objective 2": 0.5}])],
+                      ignore_index=True)
+    new = table.from_table(grown, inst)
+    assert new.K == inst.K + 1 and new.arm_names[-1] == f"arm {inst.K}"
+    assert table.from_table(frame.drop(index=[0, 1]).reset_index(drop=True), inst).K == inst.K - 2
+
+
+@pytest.mark.parametrize("cell, message", [(None, "row 3"), ("abc", "row 3"), (float("inf"), "column 'objective 2'")])
+def test_table_bad_cell_names_row_and_column(cell, message):
+    inst = banditviz.preset("default")
+    frame = table.to_table(inst).astype({"objective 2": object})
+    frame.loc[2, "objective 2"] = cell
+    with pytest.raises(ValueError, match=message):
+        table.from_table(frame, inst)
+
+
+def test_table_rejects_one_arm_and_duplicate_names():
+    inst = banditviz.preset("default")
+    with pytest.raises(ValueError, match="at least 2 arms"):
+        table.from_table(table.to_table(inst).head(1), inst)
+    frame = table.to_table(inst)
+    frame.loc[1, table.NAME] = "arm 0"
+    with pytest.raises(ValueError, match="own name"):
+        table.from_table(frame, inst)
+
+
+def test_change_objectives_adds_and_drops_columns():
+    inst = banditviz.preset("default")
+    three = table.change_objectives(inst, 3)
+    assert three.L == 3 and np.all(three.means[:, 2] == 0.5) and np.array_equal(three.means[:, :2], inst.means)
+    assert table.change_objectives(three, 2) == inst.with_changes(objective_names=["objective 1", "objective 2"])
+
+
+def test_summary_against_hand_computation():
+    inst = banditviz.preset("default")
+    traces = [banditviz.run(inst, alg, 50, seed, snapshots=0) for alg in ("uniform", "pareto_ucb1") for seed in (0, 1)]
+    per_run = pd.DataFrame([runs.run_row(t) for t in traces])
+    out = runs.summary(per_run).set_index("algorithm")
+    totals = [float(np.sum(t.metrics["pareto_regret"])) for t in traces[:2]]
+    assert out.loc["uniform", "runs"] == 2
+    assert out.loc["uniform", "total pareto_regret (mean)"] == pytest.approx(np.mean(totals))
+    assert out.loc["uniform", "total pareto_regret (sd)"] == pytest.approx(np.std(totals))
+    assert "correct (mean)" not in out.columns  # regret algorithms recommend nothing
+
+
+def test_plain_escapes_markdown_and_html():
+    text = state.plain("**x** <b>y</b> [l](u) `c`")
+    assert "**" not in text.replace("\\*", "") and "<b>" not in text and "](" not in text.replace("\\]\\(", "")
+
+
+def test_every_paper_names_an_existing_sweep_config_and_registered_entries():
+    from banditviz_app import papers
+
+    root = Path(__file__).resolve().parents[2]
+    for paper in papers.PAPERS:
+        assert (root / "experiments" / paper.toml).is_file(), paper.toml
+        assert paper.preset_names(), f"{paper.key}: no preset registered"
+        kind = banditviz.preset(paper.run_preset()).kind
+        assert paper.algorithms(kind), f"{paper.key}: no algorithm registered"
+
+
+def test_papers_pick_up_algorithms_registered_later(monkeypatch):
+    from banditviz_app import papers
+
+    mol = next(p for p in papers.PAPERS if p.key == "mol_ts")
+    spec = dataclasses.replace(banditviz.ALGORITHMS["mol_ts"], name="mol_ts_new",
+                               paper="Park, Ann & Oh (NeurIPS 2025), a new variant")
+    monkeypatch.setitem(banditviz.ALGORITHMS, "mol_ts_new", spec)
+    assert "mol_ts_new" in dataclasses.replace(mol, max_algorithms=99).algorithms("contextual")

@@ -1,0 +1,124 @@
+"""The app in a real browser: every page opens, the default run plays, a shared link reproduces a run.
+
+Screenshots of each page go to artifacts/screenshots/ (git-ignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+FIGURE = ".js-plotly-plot"
+SLIDER_ACTIVE = "() => document.querySelector('.js-plotly-plot')._fullLayout.sliders[0].active"
+FIGURE_DATA = "() => JSON.stringify(document.querySelector('.js-plotly-plot').data.map(t => [t.x, t.y]))"
+
+
+def wait_app(page) -> None:
+    """Wait until the script has finished and the page is quiet (no running indicator)."""
+    page.wait_for_selector("[data-testid='stSidebarNav']", timeout=60_000)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+
+
+def no_exception(page) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def open_controls(page) -> None:
+    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    page.get_by_role("spinbutton", name="Seed").wait_for()
+
+
+def test_watch_default_run_plays(page, server, screenshot):
+    page.goto(server)
+    page.wait_for_selector(FIGURE, timeout=90_000)
+    wait_app(page)
+    no_exception(page)
+    assert "preset=default" in page.url and "alg=pareto_ucb1" in page.url
+    screenshot(page, "watch_first_screen")
+    before, data_before = page.evaluate(SLIDER_ACTIVE), page.evaluate(FIGURE_DATA)
+    page.locator(".updatemenu-button", has_text="play").first.click()
+    page.wait_for_function(f"() => ({SLIDER_ACTIVE[6:]}) > {before + 5}", timeout=20_000)
+    assert page.evaluate(FIGURE_DATA) != data_before  # the drawn estimates and boxes moved
+    page.wait_for_timeout(1500)
+    screenshot(page, "watch_playing")
+    screenshot(page, "watch_full", height=2600)
+
+
+def test_shared_link_reproduces_the_run(browser, page, server, screenshot):
+    page.goto(server)
+    page.wait_for_selector(FIGURE, timeout=90_000)
+    wait_app(page)
+    open_controls(page)
+    seed0 = page.evaluate(FIGURE_DATA)
+    page.get_by_role("spinbutton", name="Seed").fill("5")
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_url("**seed=5**", timeout=60_000)
+    page.wait_for_function(f"(old) => ({FIGURE_DATA[6:]}) !== old", arg=seed0, timeout=60_000)
+    wait_app(page)
+    no_exception(page)
+    link, data = page.url, page.evaluate(FIGURE_DATA)
+    fresh = browser.new_context(viewport={"width": 1600, "height": 1000})
+    try:
+        other = fresh.new_page()
+        other.goto(link)
+        other.wait_for_selector(FIGURE, timeout=60_000)
+        wait_app(other)
+        assert "seed 5" in other.locator("[data-testid='stSidebar']").inner_text()
+        assert other.evaluate(FIGURE_DATA) == data
+        screenshot(other, "watch_shared_link")
+    finally:
+        fresh.close()
+
+
+def goto_page(page, server: str, title: str) -> None:
+    page.goto(server)
+    wait_app(page)
+    page.locator("[data-testid='stSidebarNav'] a", has_text=title).click()
+    wait_app(page)
+
+
+def test_every_page_opens(page, server, screenshot):
+    goto_page(page, server, "Design")
+    page.wait_for_selector(FIGURE, timeout=60_000)
+    no_exception(page)
+    assert "preset=default" in page.url  # the link survives page switches
+    screenshot(page, "design", height=1800)
+
+    goto_page(page, server, "Compare")
+    page.get_by_role("button", name="Run the comparison").click()
+    page.wait_for_selector(FIGURE, timeout=90_000)
+    wait_app(page)
+    no_exception(page)
+    screenshot(page, "compare", height=1800)
+
+    goto_page(page, server, "Papers")
+    page.locator("button", has_text="Run the scaled-down experiment").last.click()
+    page.wait_for_selector("[data-testid='stDataFrame']", timeout=90_000)
+    wait_app(page)
+    no_exception(page)
+    screenshot(page, "papers", height=2400)
+
+    goto_page(page, server, "Learn")
+    page.wait_for_selector(FIGURE, timeout=60_000)
+    no_exception(page)
+    screenshot(page, "learn")
+    for i, tab in enumerate(["Pareto front", "Confidence boxes", "Effective front", "Pareto regret"], start=2):
+        page.get_by_role("tab", name=f"{i} {tab}").click()
+        page.wait_for_timeout(700)
+        screenshot(page, f"learn_{i}")
+
+
+def test_design_upload_of_bad_json_shows_an_error(page, server, tmp_path, screenshot):
+    goto_page(page, server, "Design")
+    page.get_by_role("tab", name="Import JSON").click()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"kind": "means", "means": [[0.5, "x"], [0.1, 0.2]]}))
+    page.locator("input[type='file']").set_input_files(str(bad))
+    page.wait_for_selector("[data-testid='stAlertContentError']", timeout=30_000)
+    no_exception(page)
+    assert "means" in page.locator("[data-testid='stAlertContentError']").first.inner_text()
+    assert "preset=default" in page.url  # the instance is kept
+    screenshot(page, "design_bad_upload")
