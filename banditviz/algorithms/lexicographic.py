@@ -94,7 +94,7 @@ class Decision:
 
     @property
     def branch(self) -> str:
-        """"exploration" / "exploitation"; for MTE2LO "explore@s" (Alg. 3 line 10) or "final" (line 8)."""
+        """Branch of the round: exploration / exploitation; for MTE2LO explore@s (Alg. 3 l. 10) or final (l. 8)."""
         if self.stage is None:
             return "exploration" if self.explored else "exploitation"
         return f"explore@{self.stage}" if self.explored else "final"
