@@ -452,3 +452,21 @@ def test_experiment2_trace_is_cached(tmp_path, monkeypatch) -> None:
     np.testing.assert_array_equal(again.info["snapshot_simple_regret"], tr.info["snapshot_simple_regret"])
     with pytest.raises(ValueError, match="pattern"):
         experiment2_trace(8)
+
+
+@pytest.mark.parametrize("pattern,stop,k", [(46, 9_609_599, 2), (10, 28_225_441, 6)])
+def test_shipped_experiment2_traces(pattern: int, stop: int, k: int, tmp_path, monkeypatch) -> None:
+    """The committed RAMGapEc traces load without computing, end at D+ with the k narrowest boxes (~0.0035) on
+    the k arms of smallest gap, and agree with a fresh fast run at an early snapshot (current code and seeds)."""
+    monkeypatch.setenv("BANDITVIZ_CACHE", str(tmp_path))  # empty cache: must come from the package
+    tr = experiment2_trace(pattern, "ramgape_c")
+    assert not list(tmp_path.iterdir())
+    assert tr.stopped_at == stop and tr.snapshots[-1].t == stop
+    assert set(tr.recommendation) == set(risk.pareto_set(tr.instance))
+    assert tr.info["snapshot_simple_regret"][-1] == 0
+    beta = tr.snapshots[-1].extras["beta"]
+    narrow = np.argsort(beta)[:k]
+    assert set(narrow) == set(np.argsort(risk.truth(tr.instance)[1])[:k]) and beta[narrow].max() < 0.0036
+    early = next(s for s in tr.snapshots if s.t >= 50_000)
+    fresh = fast_run(tr.instance, "ramgape_c", early.t, seed=1, epsilon=0.0)
+    assert np.array_equal(fresh.counts, early.counts)
