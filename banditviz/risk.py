@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from . import pareto
 from .instances import Instance
 from .metrics import RECOMMENDATION_METRICS
 
@@ -135,6 +136,15 @@ def precision_recall_f1(S: tuple[int, ...], truth_set: tuple[int, ...]) -> tuple
     p = hit / len(S) if S else 0.0
     r = hit / len(truth_set) if truth_set else 0.0
     return p, r, (2 * p * r / (p + r) if p + r > 0 else 0.0)
+
+
+def front_hypervolume(mu: np.ndarray, xi: np.ndarray, S: tuple[int, ...], rho: float) -> float:
+    """Extra of §3 item 9 (not in the paper): area dominated by the arms S in the (mu, xi) plane, relative to
+    the HVI reference point (0, 0.25 / (3 + rho)) (`banditviz.pareto.hypervolume` on (mu, -xi))."""
+    r_mu, r_xi = hvi_reference(rho)
+    idx = list(S)
+    points = np.column_stack([np.asarray(mu, float)[idx], -np.asarray(xi, float)[idx]]).reshape(len(idx), 2)
+    return pareto.hypervolume(points, (r_mu, -r_xi))
 
 
 # ---------------------------------------------------------------------- widths and constants (§2.0)

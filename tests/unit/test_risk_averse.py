@@ -116,6 +116,16 @@ def test_precision_recall_f1() -> None:
     assert risk.precision_recall_f1((), (0,)) == (0.0, 0.0, 0.0)
 
 
+def test_front_hypervolume_union_of_rectangles() -> None:
+    """Two arms: rectangles mu x (R - xi) to the reference (0, R); their union by inclusion-exclusion."""
+    R = risk.hvi_reference(0.01)[1]
+    mu, xi = np.array([0.6, 0.5, 0.3]), np.array([0.05, 0.01, 0.06])
+    union = 0.6 * (R - 0.05) + 0.5 * (R - 0.01) - 0.5 * (R - 0.05)
+    assert risk.front_hypervolume(mu, xi, (0, 1), 0.01) == pytest.approx(union, abs=1e-15)
+    assert risk.front_hypervolume(mu, xi, (0, 1, 2), 0.01) == pytest.approx(union, abs=1e-15)  # 2 is dominated
+    assert risk.front_hypervolume(mu, xi, (), 0.01) == 0.0
+
+
 def test_objectives_reject_other_kinds() -> None:
     with pytest.raises(ValueError, match="distributions"):
         risk.objectives(preset("default"))
