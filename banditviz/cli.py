@@ -290,3 +290,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except ValueError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted; nothing written\n")
+        return 130

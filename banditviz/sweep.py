@@ -13,12 +13,15 @@ one) and returns a pandas DataFrame:
   ``correct`` (the recommended set equals the true Pareto set; strict dominance for "risk-averse",
   004 §1.1), ``recommended`` (arm indices joined by commas; missing when nothing is recommended),
   the task's recommendation metrics of the final answer (``error``, ``simple_regret``) and the
-  ``cum_<metric>`` totals.
+  ``cum_<metric>`` totals; with ``curves=True``, one such row per run and recorded round, holding the
+  recommendation metrics at that round (the per-run columns repeated).
 
 ``params`` is the JSON of the algorithm's full parameter set (paper defaults included). Backends:
 ``"serial"``, ``"processes"`` (local cores) and ``"dask"`` (a ``dask.distributed`` scheduler address,
 or a LocalCluster started for the sweep). Work is cut into jobs of a few seeds each; every job is
 deterministic and the jobs' rows are concatenated in job order, so every backend returns the same frame.
+Worker processes start from a fresh interpreter (forkserver), so a script that uses the "processes"
+backend needs the usual ``if __name__ == "__main__":`` guard.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import os
 import tempfile
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,7 +60,8 @@ GENERATORS: dict[str, Callable[..., Instance]] = {
     "random_linear": _instances.random_linear,
     "random_contextual": _instances.random_contextual,
 }
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int], None]  # (runs done, runs in total)
+Ticker = Callable[[int], None]  # runs done inside the current job
 
 
 # ---------------------------------------------------------------------- one job (runs in a worker)
@@ -92,28 +96,34 @@ def _frame(job: Job, columns: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame({**head, **{k: np.asarray(v) for k, v in columns.items()}})
 
 
-def _regret_rows(job: Job, tick: Callable[[int], None] | None) -> pd.DataFrame:
+def _run_ticker(job: Job, tick: Ticker | None) -> Callable[[int], None] | None:
+    """``on_round(t)`` for a batched job: reports each whole run's worth of seed-rounds (the last one excepted)."""
+    if tick is None:
+        return None
+    S, T = len(job.seeds), job.horizon
+
+    def on_round(t: int) -> None:
+        if t < T and (t * S) % T < S:
+            tick(t * S // T)
+    return on_round
+
+
+def _regret_rows(job: Job, tick: Ticker | None) -> pd.DataFrame:
     """Cumulative metrics at the recorded rounds, one block of rows per seed."""
+    rounds: list[np.ndarray] = []
+    values: dict[str, list[np.ndarray]] = {}
     if job.batched:
         rec = recorded_rounds(job.horizon, job.record_every)
-        on_round = None
-        if tick is not None:
-            def on_round(t: int) -> None:  # report each whole run's worth of seed-rounds before the last round
-                if t < job.horizon and (t * len(job.seeds)) % job.horizon < len(job.seeds):
-                    tick(t * len(job.seeds) // job.horizon)
-        cum = run_batched(job.instance, job.spec, job.params, job.seeds, rec, on_round)
+        cum = run_batched(job.instance, job.spec, job.params, job.seeds, rec, _run_ticker(job, tick))
         rounds = [rec] * len(job.seeds)
-        values = {k: list(v) for k, v in cum.items()}
-    else:
-        rounds, values = [], {}
-        for seed in job.seeds:
-            trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, **job.params)
-            rec = recorded_rounds(trace.rounds, job.record_every)
-            rounds.append(rec)
-            for name, per_round in trace.metrics.items():
-                values.setdefault(name, []).append(np.cumsum(per_round)[rec - 1])
-    sizes = [len(r) for r in rounds]
-    columns: dict[str, Any] = {"seed": np.repeat(np.array(job.seeds, dtype=np.int64), sizes),
+        values = {name: list(per_seed) for name, per_seed in cum.items()}
+    for seed in () if job.batched else job.seeds:
+        trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, **job.params)
+        rec = recorded_rounds(trace.rounds, job.record_every)
+        rounds.append(rec)
+        for name, per_round in trace.metrics.items():
+            values.setdefault(name, []).append(np.cumsum(per_round)[rec - 1])
+    columns: dict[str, Any] = {"seed": np.repeat(np.array(job.seeds, dtype=np.int64), [len(r) for r in rounds]),
                                "round": np.concatenate(rounds)}
     columns.update({f"cum_{name}": np.concatenate(v) for name, v in values.items()})
     return _frame(job, columns)
@@ -157,7 +167,7 @@ def _identification_rows(job: Job) -> pd.DataFrame:
     return _frame(job, pd.concat(blocks, ignore_index=True).to_dict("series"))
 
 
-def run_job(job: Job, tick: Callable[[int], None] | None = None) -> pd.DataFrame:
+def run_job(job: Job, tick: Ticker | None = None) -> pd.DataFrame:
     """The rows of one job (same result in any process); ``tick(runs)`` reports progress inside a batched job."""
     if job.spec.task in IDENTIFICATION_TASKS:
         return _identification_rows(job)
@@ -263,9 +273,6 @@ def _seeds_per_job(n_seeds: int, workers: int, cap: int) -> int:
     return max(1, min(cap, BATCH_SEEDS, math.ceil(n_seeds / workers)))
 
 
-Ticker = Callable[[int], None]
-
-
 def _serial(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterator[tuple[int, pd.DataFrame]]:
     """In this process, job after job; batched jobs report their progress round by round."""
     for i, job in enumerate(jobs):
@@ -282,13 +289,10 @@ def _processes(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> I
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
         try:
-            pending = set(futures)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield futures[future], future.result()
+            for future in as_completed(futures):
+                yield futures[future], future.result()
         finally:
-            for future in futures:
+            for future in futures:  # after a failure or an interrupt, do not start the remaining jobs
                 future.cancel()
 
 

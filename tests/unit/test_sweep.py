@@ -8,7 +8,15 @@ import pytest
 
 import banditviz
 from banditviz import Instance, get_algorithm, risk, run
-from banditviz.batched import BATCHED, EmulatedStreams, can_batch, pareto_masks, play, run_batched
+from banditviz.batched import (
+    BATCHED,
+    EmulatedStreams,
+    GeneratorStreams,
+    can_batch,
+    pareto_masks,
+    play,
+    run_batched,
+)
 from banditviz.instances import random_contextual, random_linear, uniform_box
 from banditviz.pareto import pareto_mask
 from banditviz.sweep import load_config, normalise_seeds, plan, recorded_rounds, summary, write_parquet
@@ -43,6 +51,15 @@ def test_emulated_streams_reproduce_numpy_generators_call_for_call():
             n = script.integers(1, 5, size=6) if kind == 1 else script.integers(2**31, 2**32 - 1, size=6)
             got, want = emu.integers(n), [g.integers(int(k)) for g, k in zip(ref, n, strict=True)]
         assert np.array_equal(got, want), step
+
+
+def test_both_stream_routes_give_the_same_draws():
+    seqs = [np.random.SeedSequence(i) for i in range(4)]
+    direct = GeneratorStreams([np.random.default_rng(s) for s in seqs])
+    emulated = EmulatedStreams([np.random.default_rng(s) for s in seqs])
+    for n in ([3, 1, 7, 2], [5, 5, 5, 5]):
+        assert np.array_equal(direct.integers(np.array(n)), emulated.integers(np.array(n)))
+        assert np.array_equal(direct.random(), emulated.random())
 
 
 def test_emulated_streams_need_pcg64():
