@@ -37,6 +37,7 @@ from . import geometry as geo
 from .palette import STATUS_COLORS, STATUS_LABELS, base_layout, rgba
 
 BOX_LABEL = "confidence box (lower to upper bound)"
+MAX_SHOWN_CUBOIDS = 20  # more arms in 3-D: cuboids start hidden (one legend click shows them)
 SPEEDS = (("slow", 300), ("normal", 90), ("fast", 30))  # (label, ms per frame); doubled in 3-D (full redraws)
 MAX_STRIPS = 5
 _STATUS_RGB = [STATUS_COLORS[s] for s in STATUS_NAMES]
@@ -301,6 +302,7 @@ class _Scene(_Panel):
         self.ranges = geo.view_ranges(est, truth)
         ctx.decimals = min(geo.decimals_for(self.ranges), 3)  # 3-D: 1e-3 of the span is invisible
         self.centre = self.ranges.mean(axis=1)
+        self.hide_boxes = ctx.K > MAX_SHOWN_CUBOIDS
 
     @staticmethod
     def _xyz(pts: np.ndarray, c: _Ctx) -> dict:
@@ -321,6 +323,8 @@ class _Scene(_Panel):
 
     def statics(self) -> list[dict]:
         out = _legend_dummies(self.statuses, mode3d=True)
+        if self.hide_boxes:
+            out[0].update(visible="legendonly", name=BOX_LABEL + " (click to show)")
         if self.show_truth and not self.ctx.truth_moves:
             out += [_merge(s, d) for s, d in zip(self._truth_styles(), self._truth_data(0), strict=True)]
         return out
@@ -362,6 +366,8 @@ class _Scene(_Panel):
         ]
         for t in out:
             t["scene"] = "scene"
+            if self.hide_boxes and t.get("legendgroup") == "boxes":
+                t["visible"] = "legendonly"
         return out
 
     def facets(self, n: int) -> np.ndarray:
@@ -571,7 +577,7 @@ class _Curves(_Panel):
     def styles(self) -> list[dict]:
         colors = ("#000000", STATUS_COLORS["hull"], STATUS_COLORS["front"])
         out = [{"type": "scatter", "mode": "lines", "name": name, "line": {"color": colors[i % 3], "width": 4},
-                "legendgroup": "curves", "hovertemplate": "round %{x}: %{y:.3g}<extra>" + name + "</extra>",
+                "hovertemplate": "round %{x}: %{y:.3g}<extra>" + name + "</extra>",
                 **self._ref()} for i, (name, _) in enumerate(self.series)]
         out.append({"type": "scatter", "mode": "lines", "name": "current round", "showlegend": False,
                     "line": {"color": STATUS_COLORS["pulled"], "width": 2, "dash": "dot"}, "hoverinfo": "skip",
@@ -717,6 +723,7 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     panels = [main, _Curves(ctx, task, 1, (right, (0.58, 1.0))), _Pulls(ctx, 2, (right, (0.0, 0.42)))]
     statics = [t for p in panels for t in p.statics()]
     styles = [s for p in panels for s in p.styles()]
+    statics += [_legend_entry(s) for s in styles if s.get("showlegend", True)]
     moving = list(range(len(statics), len(statics) + len(styles)))
     frames = []
     for n in range(len(ctx.idx)):
@@ -741,6 +748,32 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     labels = [str(ctx.snap(n).t) for n in range(len(ctx.idx))]
     layout.update(_controls(labels, redraw=isinstance(main, _Scene)))
     return _figure(statics + base, layout, frames)
+
+
+def _legend_entry(style: dict) -> dict:
+    """A data-less copy of a moving trace's look for the legend; the moving trace joins its legend group.
+
+    Plotly leaves out the legend entry of a trace that is empty in the first frame and does not add it
+    when a later frame fills it, so every moving trace is listed through such a static entry.
+    """
+    group = style.setdefault("legendgroup", style["name"])
+    style["showlegend"] = False
+    three = style["type"] in ("scatter3d", "mesh3d")
+    entry = {"type": "scatter3d" if three else "scatter", "x": [None], "y": [None], "name": style["name"],
+             "legendgroup": group, "hoverinfo": "skip", "mode": style.get("mode", "markers")}
+    if three:
+        entry["z"] = [None]
+        entry["scene"] = style.get("scene", "scene")
+    else:
+        entry.update(xaxis=style.get("xaxis", "x"), yaxis=style.get("yaxis", "y"))
+    if style["type"] == "mesh3d":
+        entry["marker"] = {"symbol": "square", "size": 12, "color": style.get("color", "#777777")}
+    for key in ("line", "marker", "opacity"):
+        if key in style and key not in entry:
+            entry[key] = style[key]
+    if isinstance(entry.get("marker", {}).get("symbol"), list):  # the m_t -> p_t arrow: one symbol suffices
+        entry["marker"] = {**entry["marker"], "symbol": "arrow", "size": 14, "angle": 90}
+    return entry
 
 
 def _merge(style: dict, data: dict) -> dict:

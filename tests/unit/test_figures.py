@@ -267,10 +267,17 @@ def test_3d_cuboids_facets_and_front(trace_3d):
         np.testing.assert_allclose(pts, snap.estimates[ok][pareto.pareto_mask(snap.estimates[ok])], atol=tol)
 
 
-def test_3d_k30_run_is_under_5_mb():
+def test_3d_k30_run_is_under_5_mb_and_starts_with_cuboids_hidden():
     tr = bv.run(instances.uniform_box(30, 3), "pareto_ucb1", 2000, seed=0, snapshots=200)
     fig = animate(tr)
     assert len(fig.frames) == 200 and len(fig.to_json()) < 5_000_000
+    boxes = [t for t in fig.to_dict()["data"] if t.get("legendgroup") == "boxes"]
+    assert len(boxes) >= 2 and all(t["visible"] == "legendonly" for t in boxes)
+
+
+def test_3d_few_arms_show_cuboids(trace_3d):
+    boxes = [t for t in animate(trace_3d, max_frames=5).to_dict()["data"] if t.get("legendgroup") == "boxes"]
+    assert boxes and all(t.get("visible", True) is True for t in boxes)
 
 
 def test_3d_figure_passes_plotly_validation(trace_3d):
@@ -544,3 +551,18 @@ def test_pull_counts_bars(ucb_trace):
     assert starred == list(bv.preset("default").pareto_set)
     with pytest.raises(ValueError, match="round_index"):
         pull_counts(ucb_trace, round_index=500)
+
+
+def test_legend_lists_every_shape_even_when_the_first_frame_is_empty(ucb_trace):
+    snaps = [RoundState(t=1, estimates=np.full((10, 2), np.nan), lower=np.full((10, 2), -np.inf),
+                        upper=np.full((10, 2), np.inf), status=np.zeros(10, dtype=np.int8), front=(), pulled=None,
+                        counts=np.zeros(10, dtype=np.int64))] + ucb_trace.snapshots[1:]
+    tr = _hand_trace(bv.preset("default"), "pareto_ucb1", ucb_trace.metrics, snaps)
+    d = animate(tr).to_dict()
+    shown = [t["name"] for t in d["data"] if t.get("showlegend", True) and t.get("visible", True) is True]
+    for name in (BOX_LABEL, "estimated Pareto front", "estimated effective front (convex hull)",
+                 "arm pulled at this round", "true mean (unknown to the learner)", "true Pareto front",
+                 "Pareto regret", "effective Pareto regret", "active arm (undecided)"):
+        assert shown.count(name) == 1, name
+    groups = {t["name"]: t.get("legendgroup") for t in d["data"] if t.get("showlegend", True)}
+    assert groups["Pareto regret"] != groups["effective Pareto regret"]  # toggled one at a time
