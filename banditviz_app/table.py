@@ -66,3 +66,14 @@ def change_objectives(instance: banditviz.Instance, L: int, fill: float = 0.5) -
         means, names, directions = means[:, :L], instance.objective_names[:L], instance.directions[:L]
     data.update(means=means.tolist(), objective_names=list(names), directions=list(directions))
     return banditviz.Instance.from_dict(data)
+
+
+def add_random_arm(instance: banditviz.Instance) -> banditviz.Instance:
+    """The instance with one more arm, uniform in the bounding box of the current means (seeded by K, so the
+    same instance always gets the same new arm)."""
+    means = np.asarray(instance.means)
+    rng = np.random.default_rng(instance.K)
+    new = rng.uniform(means.min(axis=0), means.max(axis=0))
+    data = instance.to_dict()
+    data.update(means=np.vstack([means, new]).tolist(), arm_names=[*instance.arm_names, f"arm {instance.K}"])
+    return banditviz.Instance.from_dict(data)

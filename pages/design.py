@@ -45,6 +45,9 @@ def edit_means(inst: banditviz.Instance) -> None:
     edited = st.data_editor(base, num_rows="dynamic", key=f"design_editor_{state.version()}",
                             column_config=config, hide_index=True)
     st.caption("Edit a cell, add a row at the bottom, or select rows and delete them; the preview follows.")
+    if st.button("Add a random arm", key="design_add_random"):
+        replace_instance(lambda: table.add_random_arm(inst), {})
+        st.rerun()
     if not edited.equals(base):
         try:
             new = table.from_table(edited, inst)

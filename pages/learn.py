@@ -10,7 +10,6 @@ from banditviz.instances import uniform_box
 from banditviz_app import runs, state
 
 st.markdown("## Learn: Pareto bandits in five steps")
-steps = st.tabs(["1 Dominance", "2 Pareto front", "3 Confidence boxes", "4 Effective front", "5 Pareto regret"])
 
 
 def preview(instance: banditviz.Instance, key: str, unit_square: bool = False) -> None:
@@ -20,7 +19,8 @@ def preview(instance: banditviz.Instance, key: str, unit_square: bool = False) -
     st.plotly_chart(fig, key=key)
 
 
-with steps[0]:
+def step_dominance() -> None:
+    """Step 1: when one reward vector dominates another."""
     text, fig_col = st.columns([2, 3], gap="large")
     text.markdown("Each arm gives a reward vector; here two objectives, both to maximise. Arm **A dominates** arm "
                   "**B** when A is at least as good on every objective and strictly better on one: B then lies in "
@@ -38,7 +38,9 @@ with steps[0]:
         fig.add_annotation(x=0.3, y=0.06, text="A dominates every arm in this box", showarrow=False)
         st.plotly_chart(fig, key="learn_dominance")
 
-with steps[1]:
+
+def step_pareto_front() -> None:
+    """Step 2: the Pareto front of a random cloud of arms."""
     text, fig_col = st.columns([2, 3], gap="large")
     text.markdown("The **Pareto front** is the set of arms that no other arm dominates: the best trade-offs. "
                   "There is no single best arm, so a learner must find, or play, the whole front.")
@@ -49,7 +51,9 @@ with steps[1]:
     with fig_col:
         preview(cloud, "learn_front", unit_square=True)
 
-with steps[2]:
+
+def step_confidence_boxes() -> None:
+    """Step 3: confidence boxes shrink as arms are pulled."""
     st.markdown("The learner never sees the true means, only noisy rewards. Around each estimate it keeps a "
                 "**confidence box**: the true mean lies inside with high probability. More pulls, smaller box "
                 "(the width shrinks like 1 / sqrt(pulls)). Here every arm is pulled in turn; drag the slider, or "
@@ -59,7 +63,9 @@ with steps[2]:
     trace = runs.cached_run(state.compact_json(default), "uniform", "{}", int(T), 0, 2)
     st.plotly_chart(figures.animate(trace, max_frames=2), key="learn_boxes")
 
-with steps[3]:
+
+def step_effective_front() -> None:
+    """Step 4: the effective (convex) front versus the Pareto front (MOL-TS paper, Fig. 1)."""
     text, fig_col = st.columns([2, 3], gap="large")
     text.markdown("An arm can be on the Pareto front yet never be the best choice for any weighting of the "
                   "objectives: a **mixture** of two other arms beats it. The **effective front** keeps only the "
@@ -77,7 +83,9 @@ with steps[3]:
     with fig_col:
         preview(moved, "learn_effective", unit_square=True)
 
-with steps[4]:
+
+def step_pareto_regret() -> None:
+    """Step 5: what Pareto regret measures."""
     text, fig_col = st.columns([2, 3], gap="large")
     text.markdown("The **Pareto regret** of a pull is the arm's Pareto gap: the smallest amount to add to all its "
                   "objectives so that no arm dominates it. Front arms cost 0. Summed over rounds, a good learner's "
@@ -91,3 +99,11 @@ with steps[4]:
                        for alg in ("pareto_ucb1", "uniform")], ignore_index=True)
     with fig_col:
         st.plotly_chart(figures.regret_curves(frame, metric="pareto_regret"), key="learn_regret")
+
+
+STEPS = {"1 Dominance": step_dominance, "2 Pareto front": step_pareto_front,
+         "3 Confidence boxes": step_confidence_boxes, "4 Effective front": step_effective_front,
+         "5 Pareto regret": step_pareto_regret}
+# One step at a time (a radio, not tabs): a Plotly figure drawn inside a hidden tab lays out at zero width.
+choice = st.radio("Step", list(STEPS), horizontal=True, key="learn_step", label_visibility="collapsed")
+STEPS[choice]()

@@ -48,23 +48,30 @@ if trace.recommendation is not None:
         outcome += " (not the true Pareto set)"
 st.markdown(state.plain(outcome + "."))
 
-st.subheader("Round inspector")
-rounds = trace.snapshot_rounds.tolist()
-pick = st.select_slider("Round", options=rounds, value=rounds[-1], key="watch_round")
-snap = trace.snapshots[rounds.index(pick)]
-truth = trace.truth_at(rounds.index(pick))
-table = pd.DataFrame({"arm": list(inst.arm_names), "status": snap.status_names, "pulls": snap.counts})
-for j, obj in enumerate(inst.objective_names):
-    table[f"estimate {obj}"] = inst.display(snap.estimates)[:, j]
-    table[f"width {obj}"] = snap.upper[:, j] - snap.lower[:, j]
-    if truth is not None:
-        table[f"true {obj}"] = inst.display(truth)[:, j]
-table["pulled now"] = np.arange(inst.K) == (snap.pulled if snap.pulled is not None else -1)
-numbers = {c: st.column_config.NumberColumn(c, format="%.3f") for c in table.columns[3:-1]}
-st.dataframe(table, hide_index=True, key="watch_table", column_config=numbers)
-st.markdown(f"**What {state.plain(trace.algorithm)} did at round {pick}:**")
-for sentence in snap.events or ("(no event recorded at this round)",):
-    st.text("• " + sentence)
 
+
+@st.fragment
+def round_inspector(trace: banditviz.Trace) -> None:
+    """A table of the arms at one snapshot round and what the algorithm said it did (reruns only itself)."""
+    inst = trace.instance
+    st.subheader("Round inspector")
+    rounds = trace.snapshot_rounds.tolist()
+    pick = st.select_slider("Round", options=rounds, value=rounds[-1], key=f"watch_round_{rounds[-1]}_{len(rounds)}")
+    snap, truth = trace.snapshots[rounds.index(pick)], trace.truth_at(rounds.index(pick))
+    table = pd.DataFrame({"arm": list(inst.arm_names), "status": snap.status_names, "pulls": snap.counts})
+    for j, obj in enumerate(inst.objective_names):
+        table[f"estimate {obj}"] = inst.display(snap.estimates)[:, j]
+        table[f"width {obj}"] = snap.upper[:, j] - snap.lower[:, j]
+        if truth is not None:
+            table[f"true {obj}"] = inst.display(truth)[:, j]
+    table["pulled now"] = np.arange(inst.K) == (snap.pulled if snap.pulled is not None else -1)
+    numbers = {c: st.column_config.NumberColumn(c, format="%.3f") for c in table.columns[3:-1]}
+    st.dataframe(table, hide_index=True, key="watch_table", column_config=numbers)
+    st.markdown(f"**What {state.plain(trace.algorithm)} did at round {pick}:**")
+    for sentence in snap.events or ("(no event recorded at this round)",):
+        st.text("• " + sentence)
+
+
+round_inspector(trace)
 st.download_button("Download the trace (CSV)", runs.tidy(trace).to_csv(index=False),
                    file_name=f"trace_{trace.algorithm}_seed{trace.seed}.csv", mime="text/csv")

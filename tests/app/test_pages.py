@@ -95,7 +95,7 @@ def test_watch_parameter_form_comes_from_the_registry():
 
 def test_watch_round_inspector_explains_a_round():
     at = open_page("watch")
-    at.select_slider(key="watch_round").set_value(5).run()
+    at.select_slider[0].set_value(5).run()
     texts = [t.value for t in at.text]
     assert any("initialisation" in t and "arm 4" in t for t in texts)
 
@@ -144,6 +144,13 @@ def test_design_load_preset_and_generate_change_the_instance():
     button(at, "Generate").click().run()
     assert not errors(at)
     assert setting(at).instance.K == 6 and setting(at).source["gen"] == "convex_front"
+
+
+def test_design_add_random_arm():
+    at = open_page("design")
+    button(at, "Add a random arm").click().run()
+    assert not errors(at) and setting(at).instance.K == 11
+    assert len(table_with(at, "Pareto gap")) == 11
 
 
 def test_design_noise_change_updates_the_instance():
@@ -246,14 +253,22 @@ def test_papers_lists_every_paper_and_runs_a_scaled_experiment(monkeypatch):
 # ---------------------------------------------------------------------- Learn
 def test_learn_try_it_controls_change_the_lesson():
     at = open_page("learn")
-    assert not errors(at) and len(charts(at)) == 5
+    assert not errors(at) and len(charts(at)) == 1
     assert "A dominates B" in " ".join(m.value for m in at.markdown)
     at.slider(key="learn_bx").set_value(0.9).run()
     at.slider(key="learn_by").set_value(0.9).run()
     assert "B dominates A" in " ".join(m.value for m in at.markdown)
+    at.radio(key="learn_step").set_value("2 Pareto front").run()
+    count = [m.value for m in at.markdown if "on the Pareto front" in m.value]
+    at.slider(key="learn_K").set_value(30).run()
+    assert [m.value for m in at.markdown if "on the Pareto front" in m.value] != count
+    at.radio(key="learn_step").set_value("4 Effective front").run()
     at.slider(key="learn_move_1").set_value(0.6).run()
     text = " ".join(m.value for m in at.markdown)
     assert "a(2) is on the Pareto front and on the effective front" in text
+    for step in ("3 Confidence boxes", "5 Pareto regret"):
+        at.radio(key="learn_step").set_value(step).run()
+        assert not at.exception and len(charts(at)) == 1
 
 
 # ---------------------------------------------------------------------- sessions

@@ -139,3 +139,11 @@ def test_papers_pick_up_algorithms_registered_later(monkeypatch):
                                paper="Park, Ann & Oh (NeurIPS 2025), a new variant")
     monkeypatch.setitem(banditviz.ALGORITHMS, "mol_ts_new", spec)
     assert "mol_ts_new" in dataclasses.replace(mol, max_algorithms=99).algorithms("contextual")
+
+
+def test_add_random_arm_stays_in_the_bounding_box():
+    inst = banditviz.preset("default")
+    grown = table.add_random_arm(inst)
+    assert grown.K == inst.K + 1 and np.array_equal(grown.means[:-1], inst.means)
+    assert np.all(grown.means[-1] >= inst.means.min(axis=0)) and np.all(grown.means[-1] <= inst.means.max(axis=0))
+    assert grown == table.add_random_arm(inst)  # reproducible

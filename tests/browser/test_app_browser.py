@@ -106,7 +106,8 @@ def test_every_page_opens(page, server, screenshot):
     no_exception(page)
     screenshot(page, "learn")
     for i, tab in enumerate(["Pareto front", "Confidence boxes", "Effective front", "Pareto regret"], start=2):
-        page.get_by_role("tab", name=f"{i} {tab}").click()
+        page.get_by_text(f"{i} {tab}", exact=True).click()
+        wait_app(page)
         page.wait_for_timeout(700)
         screenshot(page, f"learn_{i}")
 
