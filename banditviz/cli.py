@@ -33,6 +33,7 @@ CONFIG_EXAMPLE = """\
   horizon = 10000            # rounds per run
   seeds = 200                # seeds 0..199 (or a list: [0, 5, 9])
   record_every = 100         # optional: rounds between rows of the table
+  curves = false             # optional: identification runs also get a row per recorded round
 
   [[instances]]
   preset = "default"         # a preset name (python -m banditviz list)

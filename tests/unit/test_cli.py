@@ -11,7 +11,7 @@ import pytest
 
 import banditviz
 from banditviz import Trace, run
-from banditviz.cli import ProgressBar, main
+from banditviz.cli import CONFIG_EXAMPLE, ProgressBar, main
 from banditviz.sweep import load_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,6 +132,13 @@ def test_list_names_algorithms_presets_and_generators():
     assert code == 0
     for name in ("pareto_ucb1", "default", "uniform_box"):
         assert f"  {name}:" in text
+
+
+def test_the_config_example_of_the_help_is_valid(tmp_path):
+    cfg = tmp_path / "example.toml"
+    cfg.write_text(CONFIG_EXAMPLE)
+    config = load_config(cfg)
+    assert list(config.instances) == ["default", "box K=20"] and config.runs == 2 * 2 * 200
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "experiments").glob("*.toml")), ids=lambda p: p.name)
