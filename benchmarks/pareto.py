@@ -1,0 +1,156 @@
+"""Speed of banditviz.pareto at K = 1000 arms, L = 2 and 3, against the pure-LP references.
+
+    python benchmarks/pareto.py [--K 1000] [--repeat 3] [--lp-subset 40] [--seed 0]
+
+Instances (all objectives maximised):
+* ``box``: uniform in [0, 1]^L (small Pareto front);
+* ``concave``: |N(0, I)| rows normalised onto the unit sphere: every arm Pareto optimal and effective;
+* ``convex``: 1 - concave: every arm Pareto optimal, only a few effective (the LP-heavy case).
+
+The pure-LP references (one LP per Pareto arm for the mask, one LP per arm for the gap, 002 §2.4-2.5)
+take seconds to minutes at K = 1000, so they are timed on a random subset of ``--lp-subset`` arms and
+extrapolated linearly to all arms (the printout says so); the subset's answers are also checked
+against the fast path.  Finally the per-round cost of a contextual run (K = 50, L = 4) is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from banditviz import pareto as pp  # noqa: E402
+
+
+def best_of(fn, repeat: int) -> float:
+    """Best wall time of ``repeat`` runs (seconds)."""
+    return best_of_both(fn, repeat)[0]
+
+
+def best_of_both(fn, repeat: int) -> tuple[float, float]:
+    """Best wall time and best process CPU time of ``repeat`` runs (seconds)."""
+    wall = cpu = np.inf
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        fn()
+        wall = min(wall, time.perf_counter() - t0)
+        cpu = min(cpu, time.process_time() - c0)
+    return wall, cpu
+
+
+def instances(K: int, L: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    S = np.abs(rng.normal(size=(K, L)))
+    S /= np.linalg.norm(S, axis=1, keepdims=True)
+    return {"box": rng.random((K, L)), "concave": S, "convex": 1.0 - S}
+
+
+def lp_reference_times(mu: np.ndarray, n_sub: int, rng: np.random.Generator, fast_mask, fast_gap):
+    """Extrapolated time of the pure-LP mask and gap references, from a random subset of arms."""
+    P = np.flatnonzero(pp.pareto_mask(mu))
+    support = mu[P]
+    tol_abs = 1e-9 * max(1.0, float(np.abs(mu).max()))
+    sub = rng.choice(P, size=min(n_sub, P.size), replace=False)
+    t0 = time.perf_counter()
+    in_c = np.array([pp._slack_lp(support, mu[a]) <= tol_abs for a in sub])
+    t_mask = (time.perf_counter() - t0) / sub.size * P.size
+    t_pareto = best_of(lambda: pp.pareto_mask(mu), 1)
+    sub_g = rng.choice(mu.shape[0], size=min(n_sub, mu.shape[0]), replace=False)
+    t0 = time.perf_counter()
+    gaps = np.array([pp._gap_lp(mu, mu[a]) for a in sub_g])
+    t_gap = (time.perf_counter() - t0) / sub_g.size * mu.shape[0]
+    agree_mask = bool((in_c == fast_mask[sub]).all())
+    err_gap = float(np.abs(gaps - fast_gap[sub_g]).max())
+    return t_mask + t_pareto, t_gap, agree_mask, err_gap, sub.size, P.size
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--K", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--lp-subset", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+    K = args.K
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"banditviz.pareto benchmark: K = {K}, best of {args.repeat} runs, times in ms "
+          f"(wall / process CPU; load average {load:.1f} on {os.cpu_count()} CPUs)\n")
+    for L in (2, 3):
+        for name, mu in instances(K, L, rng).items():
+            P = pp.pareto_mask(mu)
+            C = pp.effective_pareto_mask(mu)
+            ref = mu.min(axis=0) - 0.1
+            fns = {
+                "dominated_by": lambda mu=mu: pp.dominated_by(mu),
+                "pareto_mask": lambda mu=mu: pp.pareto_mask(mu),
+                "pareto_gap": lambda mu=mu: pp.pareto_gap(mu),
+                "effective_pareto_mask": lambda mu=mu: pp.effective_pareto_mask(mu),
+                "effective_gap": lambda mu=mu: pp.effective_gap(mu),
+                "effective_gap_of (1 arm)": lambda mu=mu: pp.effective_gap_of(mu, K // 2),
+                "psi_gaps": lambda mu=mu: pp.psi_gaps(mu),
+                "hypervolume": lambda mu=mu, ref=ref: pp.hypervolume(mu, ref),
+                "lex_order": lambda mu=mu: pp.lex_order(mu),
+                "lex_optimal": lambda mu=mu: pp.lex_optimal(mu),
+            }
+            if L == 2:
+                fns["upper_hull_2d"] = lambda mu=mu: pp.upper_hull_2d(mu)
+                fns["pareto_staircase_2d"] = lambda mu=mu: pp.pareto_staircase_2d(mu)
+            else:
+                fns["efficient_facets_3d"] = lambda mu=mu: pp.efficient_facets_3d(mu)
+            print(f"L = {L}, {name}: |P| = {int(P.sum())}, |C| = {int(C.sum())}")
+            times = {}
+            for k, f in fns.items():
+                times[k], cpu = best_of_both(f, args.repeat)
+                print(f"  {k:<26s}{1e3 * times[k]:9.2f} / {1e3 * cpu:.2f}")
+            gap = pp.effective_gap(mu)
+            t_mask, t_gap, ok, err, n_sub, n_p = lp_reference_times(mu, args.lp_subset, rng, C, gap)
+            how = "all Pareto arms" if n_sub == n_p else f"extrapolated from {n_sub} of {n_p} Pareto arms"
+            print(f"  LP reference mask {1e3 * t_mask:11.1f}  -> fast exact mask is "
+                  f"{t_mask / times['effective_pareto_mask']:7.1f}x faster ({how}; subset agrees: {ok})")
+            print(f"  LP reference gap  {1e3 * t_gap:11.1f}  -> fast exact gap is "
+                  f"{t_gap / times['effective_gap']:7.1f}x faster (extrapolated from "
+                  f"{min(args.lp_subset, K)} of {K} arms; max |gap - LP| on them = {err:.1e})\n")
+
+    # contextual per-round costs (002 §6 preset: K = 50, d = 5, L = 4, contexts in the unit ball)
+    Kc, d, L, T = 50, 5, 4, 300
+    theta = rng.normal(size=(d, L))
+    theta /= np.linalg.norm(theta, axis=0)
+    rounds = []
+    for _ in range(T):
+        x = rng.normal(size=(Kc, d))
+        x *= (rng.random((Kc, 1)) ** (1 / d)) / np.linalg.norm(x, axis=1, keepdims=True)
+        mu = x @ theta
+        in_c = np.flatnonzero(pp.effective_pareto_mask(mu))
+        rounds.append((mu, int(rng.integers(Kc)), int(rng.choice(in_c))))
+
+    def per_call(fn) -> tuple[float, float, float]:
+        ts, cs = [], []
+        for mu, a, c in rounds:
+            t0, c0 = time.perf_counter(), time.process_time()
+            fn(mu, a, c)
+            ts.append(time.perf_counter() - t0)
+            cs.append(time.process_time() - c0)
+        return 1e3 * float(np.mean(ts)), 1e3 * float(np.median(ts)), 1e3 * float(np.mean(cs))
+
+    print(f"contextual rounds: K = {Kc}, L = {L}, {T} rounds "
+          "(ms per call: wall mean / wall median / CPU mean)")
+    for label, fn in [
+        ("effective_gap_of, random arm", lambda mu, a, c: pp.effective_gap_of(mu, a)),
+        ("effective_gap_of, arm in C", lambda mu, a, c: pp.effective_gap_of(mu, c)),
+        ("  one pure LP over all arms", lambda mu, a, c: pp._gap_lp(mu, mu[a])),
+        ("effective_pareto_mask", lambda mu, a, c: pp.effective_pareto_mask(mu)),
+        ("  pure-LP reference mask", lambda mu, a, c: pp._effective_mask_lp(mu)),
+        ("effective_gap (all arms)", lambda mu, a, c: pp.effective_gap(mu)),
+    ]:
+        mean, med, cpu = per_call(fn)
+        print(f"  {label:<32s}{mean:8.2f} / {med:.2f} / {cpu:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,661 @@
+"""Tests of banditviz.pareto against independent brute-force / LP references and hand-worked cases.
+
+Specs: 002_MOL_TS.md §2 and §7.1 (fronts, gaps, Figure-1 fixture), 001_PSI_linear.md §3 and §6
+(PSI gaps and complexities), 003_lexicographic.md §1.2 (lexicographic order), 004_risk_averse.md §1.1.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linprog
+
+import banditviz.pareto as pp
+
+FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+LPSET = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# --------------------------------------------------------------------------------------------------
+# strategies
+
+
+@st.composite
+def means_st(draw, min_k: int = 1, max_k: int = 12, min_l: int = 1, max_l: int = 4) -> np.ndarray:
+    """Random K x L means: tie-heavy grids, rounded values, continuous values, with duplicated rows."""
+    K = draw(st.integers(min_k, max_k))
+    L = draw(st.integers(min_l, max_l))
+    kind = draw(st.sampled_from(["grid", "rounded", "continuous", "simplex"]))
+    if kind == "grid":
+        vals = st.integers(0, 4).map(lambda v: v / 4)
+    elif kind == "rounded":
+        vals = st.floats(-1, 1, allow_nan=False).map(lambda v: round(v, 1))
+    else:  # 6 decimals: keeps entries away from the LP solver's small-value cut-off (1e-9) and from
+        # sub-tolerance near-ties, where the LP reference itself is not reliable
+        vals = st.floats(-1, 1, allow_nan=False).map(lambda v: round(v, 6))
+    rows = draw(st.lists(st.lists(vals, min_size=L, max_size=L), min_size=K, max_size=K))
+    mu = np.array(rows, dtype=float).reshape(K, L)
+    if kind == "simplex":  # many arms on one efficient face: non-vertex face points
+        w = np.abs(mu) + 1e-3
+        mu = np.round(w / w.sum(axis=1, keepdims=True) * 6) / 6
+    n_dup = draw(st.integers(0, min(3, K)))
+    if n_dup:
+        mu = np.vstack([mu, mu[:n_dup]])
+    return mu
+
+
+# --------------------------------------------------------------------------------------------------
+# independent references
+
+
+def brute_dominates(v: np.ndarray, u: np.ndarray) -> bool:
+    """v Pareto-dominates u (002 §2.1 decision)."""
+    return all(a <= b for a, b in zip(u, v, strict=True)) and any(a < b for a, b in zip(u, v, strict=True))
+
+
+def brute_pareto(mu: np.ndarray) -> np.ndarray:
+    K = len(mu)
+    return np.array([not any(brute_dominates(mu[j], mu[i]) for j in range(K) if j != i) for i in range(K)])
+
+
+def brute_pr_gap(mu: np.ndarray) -> np.ndarray:
+    return np.array([max(0.0, max(min(b - a for a, b in zip(mu[i], mu[j], strict=True))
+                                  for j in range(len(mu)))) for i in range(len(mu))])
+
+
+def dual_member(mu: np.ndarray, a: int) -> bool:
+    """Dual test of 002 §2.4: feasibility of {w >= 1, z : w.mu_b <= z for all b, w.mu_a >= z}."""
+    K, L = mu.shape
+    A = np.hstack([mu, -np.ones((K, 1))])
+    A = np.vstack([A, np.concatenate([-mu[a], [1.0]])])
+    res = linprog(np.zeros(L + 1), A_ub=A, b_ub=np.zeros(K + 1), bounds=[(1, None)] * L + [(None, None)],
+                  method="highs")
+    assert res.status in (0, 2)
+    return res.status == 0
+
+
+def dual_gap(mu: np.ndarray, a: int) -> float:
+    """Dual of 002 §2.5: min over w in the simplex, t of t - w.mu_a s.t. w.mu_b <= t."""
+    K, L = mu.shape
+    c = np.concatenate([-mu[a], [1.0]])
+    A = np.hstack([mu, -np.ones((K, 1))])
+    res = linprog(c, A_ub=A, b_ub=np.zeros(K), A_eq=np.concatenate([np.ones(L), [0.0]])[None, :], b_eq=[1.0],
+                  bounds=[(0, None)] * L + [(None, None)], method="highs")
+    assert res.status == 0
+    return max(0.0, float(res.fun))
+
+
+def is_generic(mu: np.ndarray) -> bool:
+    """No two arms share a value in any objective (ties have probability 0 under continuous inputs)."""
+    return all(len(np.unique(mu[:, l])) == len(mu) for l in range(mu.shape[1]))
+
+
+def hv_grid(points: np.ndarray, ref: np.ndarray) -> float:
+    """Exact hypervolume by the grid of all coordinates: sum of the grid cells dominated by some point."""
+    P = np.maximum(np.asarray(points, float).reshape(-1, len(ref)), ref)
+    axes = [np.unique(np.concatenate([[ref[l]], P[:, l]])) for l in range(len(ref))]
+    total = 0.0
+    for cell in itertools.product(*[range(len(a) - 1) for a in axes]):
+        hi = np.array([axes[l][c + 1] for l, c in enumerate(cell)])
+        lo = np.array([axes[l][c] for l, c in enumerate(cell)])
+        if len(P) and (P >= hi).all(axis=1).any():
+            total += float(np.prod(hi - lo))
+    return total
+
+
+def hv_inclusion_exclusion(points: np.ndarray, ref: np.ndarray) -> float:
+    P = [p for p in np.asarray(points, float) if (p > ref).all()]
+    total = 0.0
+    for r in range(1, len(P) + 1):
+        for S in itertools.combinations(P, r):
+            total += (-1) ** (r + 1) * float(np.prod(np.min(S, axis=0) - ref))
+    return total
+
+
+def psi_loop(mu: np.ndarray) -> np.ndarray:
+    """001 §3.1 eq. (1) written as loops: Delta*_i, delta*_i, then the case split on S*."""
+    K, d = mu.shape
+
+    def M(i, j):
+        return max(mu[i][c] - mu[j][c] for c in range(d))
+
+    def m(i, j):
+        return min(mu[j][c] - mu[i][c] for c in range(d))
+
+    S = brute_pareto(mu)
+    dstar = [max(m(i, j) for j in range(K)) for i in range(K)]
+    out = []
+    for i in range(K):
+        if not S[i]:
+            out.append(dstar[i])
+            continue
+        best = np.inf
+        for j in range(K):
+            if j != i:
+                best = min(best, min(M(i, j), max(M(j, i), 0.0) + max(dstar[j], 0.0)))
+        out.append(best)
+    return np.array(out)
+
+
+def psi_split(mu: np.ndarray) -> np.ndarray:
+    """Kone et al. split (001 §3.1): Delta_i = min(delta+_i, delta-_i) for Pareto arms."""
+    K, d = mu.shape
+    S = brute_pareto(mu)
+    Mf = lambda i, j: max(mu[i] - mu[j])  # noqa: E731
+    dstar = [max(min(mu[j] - mu[i]) for j in range(K)) for i in range(K)]
+    out = []
+    for i in range(K):
+        if not S[i]:
+            out.append(dstar[i])
+            continue
+        plus = min([min(Mf(i, j), Mf(j, i)) for j in range(K) if S[j] and j != i], default=np.inf)
+        minus = min([max(Mf(j, i), 0.0) + dstar[j] for j in range(K) if not S[j]], default=np.inf)
+        out.append(min(plus, minus))
+    return np.array(out)
+
+
+# --------------------------------------------------------------------------------------------------
+# validation
+
+
+@pytest.mark.parametrize("bad", [[1.0, 2.0], [[[1.0]]], np.empty((0, 2)), np.empty((2, 0)),
+                                 [[1.0, np.nan]], [[1.0, np.inf]], [[1.0, 2.0], [3.0]], "abc"])
+def test_as_means_rejects(bad):
+    with pytest.raises(ValueError, match="^means: "):
+        pp.as_means(bad)
+
+
+def test_as_means_accepts_lists_and_ints():
+    out = pp.as_means([[1, 2], [3, 4]])
+    assert out.dtype == np.float64 and out.shape == (2, 2)
+    assert np.isinf(pp.as_means([[-np.inf, 1.0]], allow_inf=True)).any()
+
+
+def test_every_function_validates_means():
+    for fn in (pp.pareto_mask, pp.dominated_by, pp.pareto_gap, pp.effective_pareto_mask, pp.effective_gap,
+               pp.psi_gaps, pp.lex_order, pp.lex_optimal, pp.upper_hull_2d, pp.efficient_facets_3d,
+               pp.pareto_staircase_2d):
+        with pytest.raises(ValueError, match="^means: "):
+            fn([[np.nan, 1.0]])
+    with pytest.raises(ValueError, match="^means: "):
+        pp.upper_hull_2d(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="^means: "):
+        pp.efficient_facets_3d(np.zeros((5, 2)))
+    with pytest.raises(ValueError, match="^means: "):
+        pp.pareto_staircase_2d(np.zeros((3, 1)))
+    with pytest.raises(ValueError, match="^arm: "):
+        pp.effective_gap_of(np.zeros((3, 2)), 3)
+    with pytest.raises(ValueError, match="^arm: "):
+        pp.effective_gap_of(np.zeros((3, 2)), 1.0)
+    with pytest.raises(ValueError, match="^tol: "):
+        pp.effective_pareto_mask(np.zeros((3, 2)), tol=-1)
+
+
+def test_pareto_mask_allows_minus_inf_for_unseen_arms():
+    mu = np.array([[0.5, 0.5], [-np.inf, -np.inf], [0.9, 0.1]])
+    assert pp.pareto_mask(mu).tolist() == [True, False, True]
+
+
+# --------------------------------------------------------------------------------------------------
+# dominance, Pareto front, Pareto gap
+
+
+@FAST
+@given(means_st(max_k=14, max_l=5))
+def test_dominance_front_and_pr_gap_match_brute_force(mu):
+    K = len(mu)
+    D = pp.dominated_by(mu)
+    assert D.shape == (K, K) and D.dtype == bool
+    for i, j in itertools.product(range(K), repeat=2):
+        assert D[i, j] == brute_dominates(mu[j], mu[i])
+    P = pp.pareto_mask(mu)
+    np.testing.assert_array_equal(P, brute_pareto(mu))
+    gap = pp.pareto_gap(mu)
+    np.testing.assert_allclose(gap, brute_pr_gap(mu), atol=1e-12)
+    assert (gap[P] == 0).all()  # a in P  =>  Delta^PR = 0 (002 §7.1.2)
+
+
+def test_identical_vectors_never_dominate_and_are_both_kept():
+    mu = np.array([[1.0, 1.0], [1.0, 1.0], [0.0, 0.0]])
+    assert not pp.dominated_by(mu)[0, 1] and not pp.dominated_by(mu)[1, 0]
+    assert pp.pareto_mask(mu).tolist() == [True, True, False]
+    assert pp.effective_pareto_mask(mu).tolist() == [True, True, False]
+
+
+def test_pareto_gap_weak_tie_pitfall():
+    """002 §2.3: (1, .5) is dominated by (1, .7) yet its PR gap is 0."""
+    mu = np.array([[1.0, 0.5], [1.0, 0.7]])
+    assert pp.pareto_mask(mu).tolist() == [False, True]
+    np.testing.assert_array_equal(pp.pareto_gap(mu), [0.0, 0.0])
+
+
+def test_pareto_gap_hand_2d():
+    mu = np.array([[1.0, 1.0], [0.5, 0.2], [0.0, 2.0], [-1.0, -1.0]])
+    np.testing.assert_allclose(pp.pareto_gap(mu), [0.0, 0.5, 0.0, 2.0])
+
+
+# --------------------------------------------------------------------------------------------------
+# effective Pareto front and gap (002 §2.4-2.5)
+
+
+@LPSET
+@given(means_st(max_k=12, max_l=5))
+def test_effective_mask_matches_lp_references(mu):
+    fast = pp.effective_pareto_mask(mu)
+    ref = pp._effective_mask_lp(mu)
+    np.testing.assert_array_equal(fast, ref)
+    P = pp.pareto_mask(mu)
+    assert not (fast & ~P).any()  # C subset of P
+    if mu.shape[1] >= 2 and len(mu) <= 8:  # the dual feasibility form, on the Pareto arms
+        for k, a in enumerate(np.flatnonzero(P)):
+            assert dual_member(mu[P], k) == fast[a]
+
+
+@LPSET
+@given(means_st(max_k=10, max_l=5))
+def test_effective_gap_matches_lp_references(mu):
+    gap = pp.effective_gap(mu)
+    ref = pp._effective_gap_lp(mu)
+    np.testing.assert_allclose(gap, ref, atol=1e-8)
+    one = np.array([pp.effective_gap_of(mu, a) for a in range(len(mu))])
+    np.testing.assert_allclose(one, ref, atol=1e-8)
+    for a in range(min(len(mu), 3)):
+        assert abs(dual_gap(mu, a) - gap[a]) <= 1e-8
+    C = pp.effective_pareto_mask(mu)
+    pr = pp.pareto_gap(mu)
+    assert (gap[C] <= 1e-8).all()  # a in C  =>  Delta^EPR = 0
+    assert (pr <= gap + 1e-9).all()  # PR <= EPR (002 §1.4)
+
+
+def _random_instances(seed: int, n: int):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        K, L = int(rng.integers(2, 41)), int(rng.integers(2, 7))
+        yield rng.normal(size=(K, L)) * rng.uniform(0.1, 10)
+
+
+def test_random_instances_invariants_and_converses():
+    """002 §7.1.2-4 on seeded continuous instances (K in [2, 60], L in [2, 6])."""
+    for mu in _random_instances(0, 12):
+        C, P = pp.effective_pareto_mask(mu), pp.pareto_mask(mu)
+        gap, pr = pp.effective_gap(mu), pp.pareto_gap(mu)
+        np.testing.assert_array_equal(C, pp._effective_mask_lp(mu))
+        assert not (C & ~P).any() and (pr <= gap + 1e-9).all()
+        # converses hold on tie-free inputs
+        np.testing.assert_array_equal(P, pr == 0)
+        np.testing.assert_array_equal(C, gap <= 1e-8)
+    for mu in _random_instances(1, 4):
+        np.testing.assert_allclose(pp.effective_gap(mu), pp._effective_gap_lp(mu), atol=1e-8)
+
+
+def _sphere(K: int, L: int, seed: int) -> np.ndarray:
+    S = np.abs(np.random.default_rng(seed).normal(size=(K, L)))
+    return S / np.linalg.norm(S, axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("L", [2, 3, 4])
+@pytest.mark.parametrize("shape", ["concave", "convex", "box", "face"])
+def test_structured_fronts_match_lp(shape, L):
+    S = _sphere(50, L, seed=L)
+    face = np.array([c for c in itertools.product(range(6), repeat=L) if sum(c) == 5], float) / 5
+    mu = {"concave": S, "convex": 1 - S, "box": np.random.default_rng(L).random((60, L)), "face": face}[shape]
+    C = pp.effective_pareto_mask(mu)
+    np.testing.assert_array_equal(C, pp._effective_mask_lp(mu))
+    np.testing.assert_allclose(pp.effective_gap(mu), pp._effective_gap_lp(mu), atol=1e-8)
+    if shape in ("concave", "face"):
+        assert C.all()  # strictly concave front / points on the simplex face: every arm is effective
+
+
+def test_fast_path_avoids_lps_on_large_fronts(monkeypatch):
+    """K = 1000, L = 3: the certificates decide (almost) every arm without an LP."""
+    calls = []
+    real = pp._slack_lp
+    monkeypatch.setattr(pp, "_slack_lp", lambda P, a: calls.append(1) or real(P, a))
+    S = _sphere(1000, 3, seed=0)
+    assert pp.effective_pareto_mask(S).all()
+    assert len(calls) == 0
+    C = pp.effective_pareto_mask(1 - S)
+    assert 0 < C.sum() < 50 and len(calls) <= 50
+
+
+def test_worked_example_2_5():
+    """002 §2.5 / §7.1.5: (2,0), (0,2), (1,.9): third arm in P, not in C, PR 0 and EPR 0.05."""
+    mu = np.array([[2.0, 0.0], [0.0, 2.0], [1.0, 0.9]])
+    assert pp.pareto_mask(mu).tolist() == [True, True, True]
+    assert pp.effective_pareto_mask(mu).tolist() == [True, True, False]
+    np.testing.assert_allclose(pp.pareto_gap(mu), [0, 0, 0], atol=1e-12)
+    np.testing.assert_allclose(pp.effective_gap(mu), [0, 0, 0.05], atol=1e-12)
+    assert pp.effective_gap_of(mu, 2) == pytest.approx(0.05, abs=1e-12)
+    assert pp._effective_gap_lp(mu)[2] == pytest.approx(0.05, abs=1e-9)
+    np.testing.assert_array_equal(pp.upper_hull_2d(mu), [1, 0])
+
+
+def test_midpoint_face_point_is_effective():
+    """002 §2.4 item 2 / §7.1.5: a non-vertex point of an efficient face is in C*."""
+    mu = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]])
+    assert pp.effective_pareto_mask(mu).all() and pp._effective_mask_lp(mu).all()
+    np.testing.assert_array_equal(pp.effective_gap(mu), [0, 0, 0])
+    np.testing.assert_array_equal(pp.upper_hull_2d(mu), [0, 2, 1])
+    face3 = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0], [1 / 3, 1 / 3, 1 / 3], [0.5, 0.5, 0.0]])
+    assert pp.effective_pareto_mask(face3).all()
+
+
+def test_weak_tie_case_2d():
+    """002 §7.1.5: {(1,.5), (1,.7), (0,1)}: arm 0 in neither P nor C, yet PR = EPR = 0."""
+    mu = np.array([[1.0, 0.5], [1.0, 0.7], [0.0, 1.0]])
+    assert pp.pareto_mask(mu).tolist() == [False, True, True]
+    assert pp.effective_pareto_mask(mu).tolist() == [False, True, True]
+    np.testing.assert_array_equal(pp.pareto_gap(mu), [0, 0, 0])
+    np.testing.assert_allclose(pp.effective_gap(mu), [0, 0, 0], atol=1e-12)
+
+
+def test_weakly_efficient_pareto_arm_in_3d_is_not_effective():
+    """002 §2.4 item 3: c = (.5,.5,.9) is Pareto optimal and maximises w = (.5,.5,0), but the mixture
+    (.5,.5,1) of a and b dominates it, so it is not in C*; its gaps are PR = EPR = 0 (weak tie)."""
+    mu = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.5, 0.5, 0.9]])
+    assert pp.pareto_mask(mu).all()
+    assert pp.effective_pareto_mask(mu).tolist() == [True, True, False]
+    assert pp._effective_mask_lp(mu).tolist() == [True, True, False]
+    assert pp._slack_lp(mu, mu[2]) == pytest.approx(0.1)
+    np.testing.assert_allclose(pp.effective_gap(mu), [0, 0, 0], atol=1e-12)
+    w = np.array([0.5, 0.5, 0.0])
+    assert np.isclose(mu[2] @ w, (mu @ w).max())  # zero-weight argmax is no membership certificate
+    # lift c slightly off the weak face: now a strictly positive weight makes it a maximiser
+    lifted = mu.copy()
+    lifted[2] = [0.5, 0.5, 0.9] + np.array([0.01, 0.01, 0.0])
+    assert pp.effective_pareto_mask(lifted).all()
+
+
+def test_l1_reduction():
+    """002 §7.1.6: with one objective C = P = the argmax set."""
+    mu = np.array([[0.3], [0.9], [0.9], [0.1]])
+    assert pp.pareto_mask(mu).tolist() == [False, True, True, False]
+    assert pp.effective_pareto_mask(mu).tolist() == [False, True, True, False]
+    np.testing.assert_allclose(pp.effective_gap(mu), [0.6, 0, 0, 0.8])
+    assert pp.effective_gap_of(mu, 3) == pytest.approx(0.8)
+
+
+def test_single_arm():
+    mu = np.array([[0.2, 0.4, 0.1]])
+    assert pp.pareto_mask(mu).tolist() == [True]
+    assert pp.effective_pareto_mask(mu).tolist() == [True]
+    assert pp.effective_gap(mu).tolist() == [0.0] and pp.effective_gap_of(mu, 0) == 0.0
+    assert pp.psi_gaps(mu).tolist() == [np.inf]
+
+
+FIGURE1 = [
+    np.array([[0.2, 1.0], [0.4, 0.4], [1.0, 0.2], [0.1, 0.1]]),
+    np.array([[0.8, 0.1], [0.1, 0.8], [0.2, 0.2], [0.5, 0.5]]),
+    np.array([[0.2, 0.9], [0.9, 0.2], [0.4, 0.4], [0.1, 0.1]]),
+]
+
+
+def test_figure1_fixture():
+    """002 §2.7 / §7.1.1: P, C, EPR and PR gaps per round; agents' totals and regrets."""
+    P = [[0, 1, 2], [0, 1, 3], [0, 1, 2]]
+    C = [[0, 2], [0, 1, 3], [0, 1]]
+    epr = [[0, 0.2, 0, 0.5], [0, 0, 0.3, 0], [0, 0, 0.15, 0.45]]
+    pr = [[0, 0, 0, 0.3], [0, 0, 0.3, 0], [0, 0, 0, 0.3]]
+    for t, mu in enumerate(FIGURE1):
+        assert np.flatnonzero(pp.pareto_mask(mu)).tolist() == P[t]
+        assert np.flatnonzero(pp.effective_pareto_mask(mu)).tolist() == C[t]
+        assert np.flatnonzero(pp._effective_mask_lp(mu)).tolist() == C[t]
+        np.testing.assert_allclose(pp.effective_gap(mu), epr[t], atol=1e-9)
+        np.testing.assert_allclose(pp._effective_gap_lp(mu), epr[t], atol=1e-9)
+        np.testing.assert_allclose(pp.pareto_gap(mu), pr[t], atol=1e-12)
+    agents = {"agent1": [1, 3, 2], "agent2": [0, 3, 1]}
+    totals = {k: sum(FIGURE1[t][a] for t, a in enumerate(v)) for k, v in agents.items()}
+    np.testing.assert_allclose(totals["agent1"], [1.3, 1.3], atol=1e-12)
+    np.testing.assert_allclose(totals["agent2"], [1.6, 1.7], atol=1e-12)
+    for name, arms, want in (("agent1", agents["agent1"], 0.35), ("agent2", agents["agent2"], 0.0)):
+        EPR = sum(pp.effective_gap_of(FIGURE1[t], a) for t, a in enumerate(arms))
+        PR = sum(pp.pareto_gap(FIGURE1[t])[a] for t, a in enumerate(arms))
+        assert EPR == pytest.approx(want, abs=1e-9), name
+        assert PR == 0.0
+
+
+# --------------------------------------------------------------------------------------------------
+# drawing helpers
+
+
+@FAST
+@given(means_st(max_k=20, min_l=2, max_l=2))
+def test_upper_hull_2d_is_the_effective_front_in_order(mu):
+    idx = pp.upper_hull_2d(mu)
+    C = pp.effective_pareto_mask(mu)
+    assert sorted(idx.tolist()) == np.flatnonzero(C).tolist()
+    x, y = mu[idx, 0], mu[idx, 1]
+    assert (np.diff(x) >= 0).all() and (np.diff(y) <= 0).all()
+    # the polyline is concave: every arm lies on or below it (within float noise)
+    ux, first = np.unique(x, return_index=True)
+    for p in mu:
+        if ux.size >= 2 and ux[0] <= p[0] <= ux[-1]:
+            assert p[1] <= np.interp(p[0], ux, y[first]) + 1e-9
+
+
+def test_upper_hull_2d_keeps_collinear_and_duplicates():
+    mu = np.array([[0.0, 3.0], [1.0, 2.0], [2.0, 1.0], [3.0, 0.0], [1.0, 2.0], [1.0, 1.0]])
+    np.testing.assert_array_equal(pp.upper_hull_2d(mu), [0, 1, 4, 2, 3])
+
+
+@FAST
+@given(means_st(min_k=1, max_k=15, min_l=3, max_l=3))
+def test_efficient_facets_3d_are_supporting_positive_facets(mu):
+    F = pp.efficient_facets_3d(mu)
+    assert F.ndim == 2 and F.shape[1] == 3 and F.dtype.kind == "i"
+    C = pp.effective_pareto_mask(mu)
+    for tri in F:
+        assert C[tri].all()  # every facet vertex is effective
+        a, b, c = mu[tri]
+        n = np.cross(b - a, c - a)
+        n = n if n.sum() > 0 else -n
+        n = n / np.linalg.norm(n)
+        assert (n > 0).all()
+        assert (mu @ n <= a @ n + 1e-9).all()  # supporting plane of the whole point set
+
+
+def test_efficient_facets_3d_hand_and_degenerate():
+    simplex = np.vstack([np.eye(3), [[0.0, 0.0, 0.0]]])
+    F = pp.efficient_facets_3d(simplex)
+    assert sorted(F[0].tolist()) == [0, 1, 2] and len(F) == 1
+    empty_cases = [np.eye(3), np.zeros((5, 3)), np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0.0]]),
+                   np.array([[1.0, 1, 1]] * 6), np.array([[i, 2 * i, 3 * i] for i in range(5)], float)]
+    for mu in empty_cases:
+        out = pp.efficient_facets_3d(mu)
+        assert out.shape == (0, 3)
+    # a cube: the only facets with a strictly positive normal... none (its faces are axis-aligned)
+    cube = np.array(list(itertools.product([0.0, 1.0], repeat=3)))
+    assert pp.efficient_facets_3d(cube).shape == (0, 3)
+    # a concave cap: many triangles, all vertices in C
+    S = _sphere(200, 3, seed=3)
+    F = pp.efficient_facets_3d(S)
+    assert len(F) > 100 and pp.effective_pareto_mask(S)[F].all()
+
+
+def test_pareto_staircase_2d():
+    mu = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [0.2, 0.2], [0.5, 0.5]])
+    x, y = pp.pareto_staircase_2d(mu)
+    np.testing.assert_array_equal(x, [0.0, 0.0, 0.5, 0.5, 1.0])
+    np.testing.assert_array_equal(y, [1.0, 0.5, 0.5, 0.0, 0.0])
+    x, y = pp.pareto_staircase_2d(np.array([[0.3, 0.4]]))
+    assert x.tolist() == [0.3] and y.tolist() == [0.4]
+
+
+@FAST
+@given(means_st(max_k=20, min_l=2, max_l=2))
+def test_pareto_staircase_2d_properties(mu):
+    x, y = pp.pareto_staircase_2d(mu)
+    front = np.unique(mu[pp.pareto_mask(mu)], axis=0)
+    assert len(x) == len(y) == 2 * len(front) - 1
+    assert (np.diff(x) >= 0).all() and (np.diff(y) <= 0).all()
+    corners = {(float(a), float(b)) for a, b in zip(x[::2], y[::2], strict=True)}
+    assert corners == {(float(a), float(b)) for a, b in front}
+
+
+# --------------------------------------------------------------------------------------------------
+# PSI gaps and complexities (001 §3, 004 §1.1)
+
+
+@FAST
+@given(means_st(max_k=10, max_l=4))
+def test_psi_gaps_match_loop_and_split(mu):
+    g = pp.psi_gaps(mu)
+    np.testing.assert_allclose(g, psi_loop(mu), atol=1e-12)
+    np.testing.assert_allclose(g, psi_split(mu), atol=1e-12)
+
+
+def test_psi_gaps_sanity_examples_001():
+    """001 §6 items 21-22."""
+    mu = np.array([[1, 0], [0.8, 0.5], [0.5, 0.8], [0, 1], [0.72, 0.45], [0.42, 0.74], [0.9, -0.1],
+                   [-0.1, 0.92]])
+    g = pp.psi_gaps(mu)
+    np.testing.assert_allclose(g, [0.10, 0.05, 0.06, 0.08, 0.05, 0.06, 0.10, 0.08], atol=1e-12)
+    cx = pp.psi_complexity(g, h=8)
+    assert cx["H1"] == pytest.approx(1868.0556, abs=1e-3)
+    assert cx["H1_lin"] == pytest.approx(1868.0556, abs=1e-3)
+    assert cx["H2"] == pytest.approx(4 / 0.06**2) and cx["H2_lin"] == pytest.approx(1111.111, abs=1e-3)
+    np.testing.assert_allclose(pp.psi_gaps(np.array([[1, 0], [0, 1]])), [1, 1])
+    np.testing.assert_allclose(pp.psi_gaps(np.array([[1, 0], [0, 1], [0.9, -0.05]])), [0.05, 0.95, 0.05],
+                               atol=1e-12)
+
+
+def test_psi_gaps_degenerate_ties():
+    """001 §3.1: weakly dominated arm and duplicated Pareto arms get gap 0."""
+    np.testing.assert_array_equal(pp.psi_gaps(np.array([[1.0, 0.5], [1.0, 0.7]])), [0.0, 0.0])
+    np.testing.assert_array_equal(pp.psi_gaps(np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))[:2], [0, 0])
+
+
+def _risk_averse_gaps(mu: np.ndarray, xi: np.ndarray) -> np.ndarray:
+    """004 §1.1 rules literally (strict dominance, maximise mu and minimise xi), as loops."""
+    K = len(mu)
+    dom = lambda j, i: mu[j] > mu[i] and xi[j] < xi[i]  # noqa: E731
+    m = lambda i, j: min(mu[j] - mu[i], xi[i] - xi[j])  # noqa: E731
+    M = lambda i, j: max(mu[i] - mu[j], xi[j] - xi[i])  # noqa: E731
+    D = [not any(dom(j, i) for j in range(K)) for i in range(K)]
+    gap = [0.0] * K
+    for i in range(K):
+        if not D[i]:
+            gap[i] = max(m(i, j) for j in range(K) if D[j] and dom(j, i))
+    for i in range(K):
+        if D[i]:
+            a = min([min(M(i, j), M(j, i)) for j in range(K) if D[j] and j != i], default=np.inf)
+            b = min([max(M(j, i), 0.0) + gap[j] for j in range(K) if not D[j]], default=np.inf)
+            gap[i] = min(a, b)
+    return np.array(gap)
+
+
+def test_psi_gaps_equal_risk_averse_gaps_on_tie_free_2d():
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        K = int(rng.integers(2, 15))
+        mu, xi = rng.random(K), rng.random(K)
+        np.testing.assert_allclose(pp.psi_gaps(np.column_stack([mu, -xi])), _risk_averse_gaps(mu, xi),
+                                   atol=1e-12)
+
+
+def test_psi_complexity_definition_and_validation():
+    g = np.array([0.5, 0.1, 0.2, np.inf])
+    cx = pp.psi_complexity(g)
+    assert set(cx) == {"H1", "H2"}
+    assert cx["H1"] == pytest.approx(100 + 25 + 4)
+    assert cx["H2"] == pytest.approx(max(1 * 100, 2 * 25, 3 * 4))
+    cx = pp.psi_complexity(g, h=2)
+    assert cx["H1_lin"] == pytest.approx(125) and cx["H2_lin"] == pytest.approx(100)
+    assert pp.psi_complexity([0.0, 1.0])["H1"] == np.inf
+    for bad in ([], [[0.1]], [np.nan], [-0.1]):
+        with pytest.raises(ValueError, match="^gaps: "):
+            pp.psi_complexity(bad)
+    for h in (0, 5, 1.5):
+        with pytest.raises(ValueError, match="^h: "):
+            pp.psi_complexity(g, h=h)
+
+
+# --------------------------------------------------------------------------------------------------
+# hypervolume
+
+
+@st.composite
+def hv_case(draw):
+    L = draw(st.sampled_from([2, 3]))
+    n = draw(st.integers(0, 7))
+    vals = st.one_of(st.integers(-1, 4).map(lambda v: v / 4), st.floats(-0.5, 1, allow_subnormal=False))
+    pts = np.array(draw(st.lists(st.lists(vals, min_size=L, max_size=L), min_size=n, max_size=n)),
+                   dtype=float).reshape(n, L)
+    ref = np.array(draw(st.lists(st.sampled_from([0.0, -0.25, 0.1]), min_size=L, max_size=L)))
+    return pts, ref
+
+
+@FAST
+@given(hv_case())
+def test_hypervolume_matches_grid_and_inclusion_exclusion(case):
+    pts, ref = case
+    hv = pp.hypervolume(pts, ref)
+    assert hv == pytest.approx(hv_grid(pts, ref), abs=1e-12)
+    assert hv == pytest.approx(hv_inclusion_exclusion(pts, ref), abs=1e-9)
+
+
+def test_hypervolume_hand_cases_and_errors():
+    assert pp.hypervolume([[1, 2], [2, 1]], [0, 0]) == pytest.approx(3.0)
+    assert pp.hypervolume([[2, 1, 1], [1, 2, 1]], [0, 0, 0]) == pytest.approx(3.0)
+    assert pp.hypervolume([[1, 1, 1], [1, 1, 1], [0.5, 0.5, 0.5]], [0, 0, 0]) == pytest.approx(1.0)
+    assert pp.hypervolume([[1, 0], [2, -1]], [0, 0]) == 0.0  # not strictly better than ref: ignored
+    assert pp.hypervolume(np.empty((0, 3)), [0, 0, 0]) == 0.0
+    S = _sphere(4000, 2, seed=1)
+    assert pp.hypervolume(S, [0, 0]) == pytest.approx(np.pi / 4, abs=2e-3)
+    with pytest.raises(ValueError, match="^points: "):
+        pp.hypervolume(np.ones((3, 4)), np.zeros(4))
+    with pytest.raises(ValueError, match="^points: "):
+        pp.hypervolume([1.0, 2.0], [0.0, 0.0])
+    with pytest.raises(ValueError, match="^points: "):
+        pp.hypervolume([[np.nan, 1.0]], [0.0, 0.0])
+    with pytest.raises(ValueError, match="^ref: "):
+        pp.hypervolume([[1.0, 2.0]], [0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="^ref: "):
+        pp.hypervolume([[1.0, 2.0]], [np.inf, 0.0])
+
+
+# --------------------------------------------------------------------------------------------------
+# lexicographic order (003 §1.2)
+
+
+def test_lex_dominates():
+    assert pp.lex_dominates([1, 0], [0, 5])
+    assert not pp.lex_dominates([0, 5], [1, 0])
+    assert pp.lex_dominates([1, 2, 0], [1, 1, 9])
+    assert not pp.lex_dominates([1, 2], [1, 2])
+    assert not pp.lex_dominates([1 + 1e-13, 0], [1, 5])  # tie within atol, then worse
+    assert pp.lex_dominates([1 + 1e-13, 0], [1, 5], atol=0)
+    with pytest.raises(ValueError, match="^v: "):
+        pp.lex_dominates([1, 2], [1, 2, 3])
+    with pytest.raises(ValueError, match="^u: "):
+        pp.lex_dominates([[1, 2]], [1, 2])
+
+
+@FAST
+@given(means_st(max_k=15, max_l=4))
+def test_lex_order_and_optimal_match_tuple_sort(mu):
+    K = len(mu)
+    want = sorted(range(K), key=lambda i: (tuple(-mu[i]), i))
+    near = any(0 < np.diff(np.unique(mu[:, l])).min(initial=1.0) <= 1e-12 for l in range(mu.shape[1]))
+    for atol in (0.0,) if near else (0.0, 1e-12):  # without near-ties atol = 1e-12 changes nothing
+        order = pp.lex_order(mu, atol=atol)
+        assert order.tolist() == want
+        best = pp.lex_optimal(mu, atol=atol)
+        assert best.tolist() == sorted(i for i in range(K) if (mu[i] == mu[want[0]]).all())
+        for i, j in zip(order[:-1], order[1:], strict=True):
+            assert not pp.lex_dominates(mu[j], mu[i], atol=atol)
+    # a lex-optimal arm is Pareto optimal and a supported (effective) point (003 §1.2, §5.3)
+    if mu.shape[1] >= 2:
+        assert pp.effective_pareto_mask(mu)[pp.lex_optimal(mu)].all()
+
+
+def test_lex_with_tolerance_table1_like():
+    mu = np.array([[0.9, 0.5], [0.9 + 1e-13, 0.4], [0.8, 1.0], [0.9, 0.5]])
+    assert pp.lex_optimal(mu).tolist() == [0, 3]
+    assert pp.lex_order(mu).tolist() == [0, 3, 1, 2]
+    assert pp.lex_optimal(mu, atol=0).tolist() == [1]
+    assert pp.lex_order(mu, atol=0).tolist() == [1, 0, 3, 2]
