@@ -182,9 +182,8 @@ class _RiskAverse(Algorithm):
                             f"the empirical Pareto set {_set(self.Dh)} is returned")
 
     def state(self) -> RoundState:
-        seen = self.stats.counts > 0
-        est = np.column_stack([self.mu, -self.xi])
-        b = np.where(seen, self.beta, np.inf)[:, None]
+        est = np.column_stack([self.mu, -self.xi])  # NaN for arms not pulled yet
+        b = self.beta[:, None]
         small = self.V < self.eps  # NaN (initialisation) compares False
         status = np.where(self.Dh, np.where(small, ACCEPTED, CANDIDATE),
                           np.where(small, REJECTED, ACTIVE)).astype(np.int8)
