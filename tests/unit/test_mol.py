@@ -368,10 +368,11 @@ def test_paper_presets_match_the_settings_table():
         preset("mol_ts_figure1", round=4)
 
 
-def test_fig11_linear_preset_runs_mol_algorithms():
-    """Fig. 11 (non-contextual): fixed means, so the engine uses the instance's per-arm gaps."""
+def test_fig11_linear_preset_runs_mol_algorithms_and_pfiwr():
+    """Fig. 11 (non-contextual, the only setting where PFIwR runs, §3.4 D20): fixed means, so the engine
+    charges the instance's per-arm gaps."""
     inst = preset("mol_ts_fig11")
-    for name in ("mol_ts", "mol_ucb"):
+    for name in ("mol_ts", "mol_ucb", "pfiwr"):
         tr = run(inst, name, 20, seed=0, snapshots=2)
         np.testing.assert_allclose(tr.metrics["pareto_regret"], inst.pareto_gaps[tr.arms])
         np.testing.assert_allclose(tr.metrics["effective_regret"], inst.effective_gaps[tr.arms])
