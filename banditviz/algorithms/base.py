@@ -86,7 +86,10 @@ class RoundState:
 
 @dataclass(frozen=True)
 class Param:
-    """One algorithm parameter: default, allowed range and one-line help for the app's forms."""
+    """One algorithm parameter: default, allowed range and one-line help for the app's forms.
+
+    A default of None marks an optional number: None (computed by the algorithm) or a value in range.
+    """
 
     name: str
     default: Any
@@ -102,6 +105,8 @@ class Param:
     def validate(self, value: Any, owner: str) -> Any:
         """Return ``value`` coerced to the parameter's type, or raise ValueError naming it."""
         where = f"{owner} parameter '{self.name}'"
+        if value is None and self.default is None:
+            return None  # an optional number: None lets the algorithm compute it (see its help)
         if self.choices is not None:
             if value not in self.choices:
                 raise ValueError(f"{where}: must be one of {list(self.choices)}, got {value!r}")
