@@ -60,6 +60,9 @@ GENERATORS: dict[str, Callable[..., Instance]] = {
     "random_linear": _instances.random_linear,
     "random_contextual": _instances.random_contextual,
 }
+# Nullable types, so that a table mixing regret rows (no stopping time) and identification rows (no round)
+# keeps whole numbers and booleans, and survives a Parquet round trip unchanged.
+_DTYPES = {"round": "Int64", "stopping_time": "Int64", "stopped": "boolean", "correct": "boolean"}
 Progress = Callable[[int, int], None]  # (runs done, runs in total)
 Ticker = Callable[[int], None]  # runs done inside the current job
 
@@ -382,6 +385,7 @@ def sweep(
         if progress is not None:
             progress(done, total)
     table = pd.concat(frames, ignore_index=True)
+    table = table.astype({k: v for k, v in _DTYPES.items() if k in table.columns})
     if out is not None:
         write_parquet(table, out)
     return table

@@ -190,6 +190,15 @@ def test_progress_counts_runs_and_parquet_round_trips(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["r.parquet"]  # no temporary file left behind
 
 
+def test_a_mixed_table_keeps_its_types_through_parquet(tmp_path):
+    path = tmp_path / "mixed.parquet"
+    table = banditviz.sweep(banditviz.preset("psi_synthetic", K=8), ["uniform", "gege_fb"], 2, 100, out=path)
+    assert table["round"].dtype == "Int64" and table["stopping_time"].dtype == "Int64"
+    assert table["correct"].dtype == "boolean"
+    assert table["correct"].isna().tolist() == (table["algorithm"] == "uniform").tolist()
+    pd.testing.assert_frame_equal(pd.read_parquet(path), table)
+
+
 def test_failed_parquet_write_leaves_nothing(tmp_path):
     with pytest.raises(Exception):  # noqa: B017 (pyarrow's own error type)
         write_parquet(pd.DataFrame({"x": [object()]}), tmp_path / "bad.parquet")
