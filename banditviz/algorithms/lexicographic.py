@@ -75,7 +75,7 @@ POOL = Param("pool", "full", "chain intermediates: every arm ('full', literal) o
 
 
 def _epsilon_param(rule: str) -> Param:
-    return Param("epsilon", 0.0, f"exploration threshold; 0 means the paper's {rule}", low=0.0, high=10.0)
+    return Param("epsilon", None, f"exploration threshold; None means the paper's {rule}", low=1e-9, high=10.0)
 
 
 @dataclass

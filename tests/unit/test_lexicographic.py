@@ -328,6 +328,8 @@ def test_contextual_instance_records_lexicographic_regret():
 def test_bad_parameters_raise_value_errors():
     with pytest.raises(ValueError, match="lam"):
         get_algorithm("mte2lo").make(lam=-1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        get_algorithm("pf_lex").make(epsilon=0.0)
     with pytest.raises(ValueError, match="pool"):
         get_algorithm("ste2lo").make(pool="some")
     with pytest.raises(ValueError, match="algorithm"):
@@ -373,3 +375,10 @@ def test_trace_metrics_are_the_pulled_arms_regrets():
     np.testing.assert_allclose(tr.metrics["lex_regret_5"], means[0, 4] - means[tr.arms, 4])
     gate = means[tr.arms, 0] == means[0, 0]
     np.testing.assert_allclose(tr.metrics["priority_regret_2"], np.where(gate, means[0, 1] - means[tr.arms, 1], 0))
+
+
+@pytest.mark.parametrize("name, default", [("ste2lo", 10 ** (2 / 3) * 500 ** (-1 / 3)), ("pf_lex", 500 ** (-1 / 3))])
+def test_epsilon_defaults_to_the_papers_rule(name, default):
+    inst = preset(TABLE_01)
+    assert simulate.run(inst, name, 50, seed=0, snapshots=1).snapshots[-1].extras["threshold"] == pytest.approx(default)
+    assert simulate.run(inst, name, 50, seed=0, snapshots=1, epsilon=0.5).snapshots[-1].extras["threshold"] == 0.5
