@@ -199,9 +199,9 @@ def sync_url() -> None:
         st.query_params.from_dict(wanted)
 
 
-def show_error(exc: Exception) -> None:
-    """A user-caused error as a message in the page (never a traceback)."""
-    st.error(str(exc), icon=":material/error:")
+def show_error(exc: Exception, what: str = "") -> None:
+    """A user-caused error as a message in the page (never a traceback); ``what`` says what was not done."""
+    st.error(f"{what}: {exc}" if what else str(exc), icon=":material/error:")
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")

@@ -11,12 +11,12 @@ from banditviz_app import state, table
 st.markdown("## Design an instance")
 
 
-def replace_instance(make, source: dict) -> bool:
+def replace_instance(make, source: dict, what: str = "Not applied, the instance is unchanged") -> bool:
     """Build a new instance with ``make()``; on ValueError show it, keep the current instance, return False."""
     try:
         state.set_instance(make(), source)
     except ValueError as exc:
-        state.show_error(exc)
+        state.show_error(exc, what)
         return False
     return True
 
@@ -54,7 +54,7 @@ def edit_means(inst: banditviz.Instance) -> None:
             if new != inst:
                 state.set_instance(new, {}, from_table=True)
         except ValueError as exc:
-            state.show_error(exc)
+            state.show_error(exc, "Table not applied, the instance is unchanged")
 
 
 start_preset, start_gen, start_file = st.tabs(["Papers' presets", "Generate", "Import JSON"])
@@ -85,11 +85,8 @@ with start_file:
                               max_upload_size=1)
     if upload is not None and st.session_state.get("design_upload_id") != upload.file_id:
         st.session_state["design_upload_id"] = upload.file_id
-        data = upload.getvalue()
-        if len(data) > limits.MAX_UPLOAD_BYTES:
-            state.show_error(ValueError(f"upload: larger than {limits.MAX_UPLOAD_BYTES:,} bytes"))
-        else:
-            replace_instance(lambda: banditviz.Instance.from_json(data), {})
+        data = upload.getvalue()  # bytes: from_json checks the size limit and UTF-8, then parses JSON only
+        replace_instance(lambda: banditviz.Instance.from_json(data), {}, "Upload not loaded, the instance is unchanged")
 
 inst = state.current().instance
 left, right = st.columns([5, 6], gap="large")

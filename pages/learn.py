@@ -13,7 +13,7 @@ st.markdown("## Learn: Pareto bandits in five steps")
 
 
 def preview(instance: banditviz.Instance, key: str, unit_square: bool = False) -> None:
-    fig = figures.instance_preview(instance)
+    fig = figures.instance_preview(instance).update_layout(title_font_size=20)
     if unit_square:  # fixed axes, so that moving an arm moves the point, not the axes
         fig.update_layout(xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02])
     st.plotly_chart(fig, key=key)
@@ -56,11 +56,11 @@ def step_confidence_boxes() -> None:
     """Step 3: confidence boxes shrink as arms are pulled."""
     st.markdown("The learner never sees the true means, only noisy rewards. Around each estimate it keeps a "
                 "**confidence box**: the true mean lies inside with high probability. More pulls, smaller box "
-                "(the width shrinks like 1 / sqrt(pulls)). Here every arm is pulled in turn; drag the slider, or "
-                "press play to go from the first round to the last.")
+                "(the width shrinks like 1 / sqrt(pulls)). Here every arm is pulled in turn; drag the slider and "
+                "compare the boxes after 10 rounds and after 2000.")
     T = st.select_slider("Try it: rounds played", [10, 20, 50, 100, 200, 500, 1000, 2000], 50, key="learn_T")
     default = banditviz.preset("default")
-    trace = runs.cached_run(state.compact_json(default), "uniform", "{}", int(T), 0, 2)
+    trace = runs.cached_run(state.compact_json(default), "uniform", "{}", int(T), 0, 1)  # the boxes at round T
     st.plotly_chart(figures.animate(trace, max_frames=2), key="learn_boxes")
 
 
@@ -76,7 +76,7 @@ def step_effective_front() -> None:
                      key=f"learn_move_{rnd}", help="Sets both objectives of a(2) to this value.")
     means = np.array(example.means)
     means[1] = [move, move]
-    moved = example.with_changes(means=means.tolist())
+    moved = example.with_changes(means=means.tolist(), name=f"Figure 1, round {rnd}")
     on_p, on_c = 1 in moved.pareto_set, 1 in moved.effective_set
     text.markdown(f"### a(2) is {'on' if on_p else 'off'} the Pareto front and {'on' if on_c else 'off'} the "
                   f"effective front (effective gap {moved.effective_gaps[1]:.3f}).")

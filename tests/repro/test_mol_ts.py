@@ -1,0 +1,174 @@
+"""Reproduction checks of 002_MOL_TS.md §7 (Park, Ann & Oh, NeurIPS 2025).
+
+§7.1 (deterministic): the Figure-1 toy example (fronts, both agents' regrets and totals), the worked
+effective-gap example and the hand cases, the engine's per-round regrets on random inputs, the constants.
+§7.2 (statistical, ``slow``): the paper's claims C1, C2 and C5 on the main preset (K = 50, d = 5, L = 4,
+alpha = 0.1, instances = seeds 0-9, common random numbers), scaled down from the spec's T = 2,000 to
+T = 1,000 (about 130 CPU seconds for the 40 runs); the spec's thresholds are kept (factor 0.5 on effective
+regret, paired wins >= 8/10).  Our values, mean over the 10 instances (T = 1,000 | T = 2,000, spec's §6.4b
+at T = 2,000 in brackets):
+
+* EPR: MOL-TS 16.4 | 20.3 [17.4], MOL-TS M=1 18.5 | 23.0 [23.3], MOL-UCB 40.3 | 70.3 [77.1],
+  epsilon-greedy 54.1 | 97.8 [97.5]; MOL-TS wins 10/10 against both baselines at either T.
+* PR: MOL-TS 7.9 | 9.2 [7.6], MOL-UCB 13.0 | 16.4 [14.9], epsilon-greedy 21.4 | 33.8 [28.2].
+* Expected reward (sum over objectives): MOL-TS above MOL-UCB on 10/10 instances.
+* M = 10 vs M = 1 paired EPR wins: 6/10 (spec: 8/10, reported, not gated).
+"""
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from banditviz import pareto, preset, run
+from banditviz.algorithms.mol import confidence_radius, theorem2_samples
+from banditviz.environment import Environment
+from banditviz.metrics import pulled_regrets
+from banditviz.presets.mol import FIGURE1_AGENTS, FIGURE1_ROUNDS
+
+
+def regrets(means, arm) -> tuple[float, float]:
+    out = pulled_regrets(np.asarray(means, dtype=float), arm, "regret")
+    return out["pareto_regret"], out["effective_regret"]
+
+
+# ---------------------------------------------------------------- §7.1.1 Figure 1
+def test_figure1_fronts_per_round():
+    """§2.7: P = {1,2,3}, {1,2,4}, {1,2,3} and C = {1,3}, {1,2,4}, {1,2} (1-based arm numbers)."""
+    expected = [({1, 2, 3}, {1, 3}), ({1, 2, 4}, {1, 2, 4}), ({1, 2, 3}, {1, 2})]
+    for r, (P, C) in enumerate(expected, start=1):
+        inst = preset("mol_ts_figure1", round=r)
+        assert {a + 1 for a in inst.pareto_set} == P
+        assert {a + 1 for a in inst.effective_set} == C
+        assert {int(i) + 1 for i in pareto.upper_hull_2d(inst.means)} == C
+
+
+def test_figure1_gaps_per_round():
+    """§2.7: EPR gaps (0, .2, 0, .5), (0, 0, .3, 0), (0, 0, .15, .45); PR gaps (0,0,0,.3), (0,0,.3,0), (0,0,0,.3)."""
+    epr = [(0, 0.2, 0, 0.5), (0, 0, 0.3, 0), (0, 0, 0.15, 0.45)]
+    pr = [(0, 0, 0, 0.3), (0, 0, 0.3, 0), (0, 0, 0, 0.3)]
+    for r in range(3):
+        for a in range(4):
+            p, e = regrets(FIGURE1_ROUNDS[r], a)
+            assert p == pytest.approx(pr[r][a], abs=1e-12)
+            assert e == pytest.approx(epr[r][a], abs=1e-9)
+
+
+def test_figure1_agents():
+    """Both agents have Pareto regret 0; effective regret 0.35 vs 0; totals (1.3, 1.3) vs (1.6, 1.7) (L90)."""
+    expected = {"agent 1": (0.35, (1.3, 1.3)), "agent 2": (0.0, (1.6, 1.7))}
+    for agent, plays in FIGURE1_AGENTS.items():
+        gaps = [regrets(FIGURE1_ROUNDS[r], a) for r, a in enumerate(plays)]
+        total = np.sum([FIGURE1_ROUNDS[r][a] for r, a in enumerate(plays)], axis=0)
+        assert sum(g[0] for g in gaps) == 0.0
+        assert sum(g[1] for g in gaps) == pytest.approx(expected[agent][0], abs=1e-9)
+        np.testing.assert_allclose(total, expected[agent][1], atol=1e-12, rtol=0)
+
+
+# ---------------------------------------------------------------- §7.1.5 hand cases, §2.5 worked example
+def test_worked_effective_gap_example():
+    """(2,0), (0,2), (1,.9): Delta^PR = 0, Delta^EPR = max_beta min(2 beta - 1, 1.1 - 2 beta) = 0.05 at 0.525."""
+    means = [(2, 0), (0, 2), (1, 0.9)]
+    beta = np.linspace(0, 1, 400_001)
+    by_hand = np.minimum(2 * beta - 1, 1.1 - 2 * beta)
+    assert beta[by_hand.argmax()] == pytest.approx(0.525) and by_hand.max() == pytest.approx(0.05)
+    assert regrets(means, 2) == (0.0, pytest.approx(0.05, abs=1e-9))
+    assert set(np.flatnonzero(pareto.effective_pareto_mask(means))) == {0, 1}
+
+
+def test_hand_cases():
+    """Midpoint face point is in C with gap 0; weak tie (1,.5) is off P and C yet both gaps are 0."""
+    midpoint = [(0, 1), (1, 0), (0.5, 0.5)]
+    assert pareto.effective_pareto_mask(midpoint).all() and regrets(midpoint, 2) == (0.0, 0.0)
+    tie = [(1, 0.5), (1, 0.7), (0, 1)]
+    assert not pareto.pareto_mask(tie)[0] and not pareto.effective_pareto_mask(tie)[0]
+    assert regrets(tie, 0) == (0.0, 0.0)
+
+
+def test_engine_regrets_on_random_inputs():
+    """§7.1.2 through the engine's metric: 200 instances, K in [2, 60], L in [2, 6]; PR by max-min, EPR by
+    an independent LP; PR <= EPR; arms of P have PR 0 and arms of C have EPR 0."""
+    rng = np.random.default_rng(2025)
+    for _ in range(200):
+        K, L = int(rng.integers(2, 61)), int(rng.integers(2, 7))
+        mu = rng.normal(size=(K, L))
+        a = int(rng.integers(K))
+        pr, epr = regrets(mu, a)
+        assert pr == pytest.approx(max(0.0, (mu - mu[a]).min(axis=1).max()), abs=1e-12)
+        res = linprog(np.append(np.zeros(K), -1.0), A_ub=np.hstack([-mu.T, np.ones((L, 1))]), b_ub=-mu[a],
+                      A_eq=np.append(np.ones(K), 0.0)[None, :], b_eq=[1.0],
+                      bounds=[(0, None)] * K + [(None, None)], method="highs")
+        assert epr == pytest.approx(max(0.0, -res.fun), abs=1e-8)
+        assert pr <= epr + 1e-9
+        assert (pr == 0) == bool(pareto.pareto_mask(mu)[a])
+        assert (epr <= 1e-8) == bool(pareto.effective_pareto_mask(mu)[a])
+
+
+# ---------------------------------------------------------------- §7.1.6-7 constants
+def test_constants():
+    """M(L=4) = 10, M(L=8) = 14 (Theorem 2); c_1t(delta) at t = 1 and 10^4 for the main setting (§4 table)."""
+    assert theorem2_samples(4) == 10 and theorem2_samples(8) == 14
+    assert confidence_radius(1, 5, 4) == pytest.approx(5.68, abs=0.005)
+    assert confidence_radius(10_000, 5, 4) == pytest.approx(8.74, abs=0.005)
+
+
+# ---------------------------------------------------------------- §7.2 statistical
+T_SLOW = 1000
+SEEDS = range(10)
+ALGS = ("mol_ts", "mol_ts_m1", "mol_ucb", "mol_eps_greedy")
+
+
+@pytest.fixture(scope="module")
+def main_runs() -> dict[str, np.ndarray]:
+    """Per algorithm, a (10, 5) array: PR(T), EPR(T), expected reward summed over objectives, mean per-round PR
+    over the first and the last 20% of rounds. Instance i = preset seed i run with seed i (common random numbers)."""
+    out: dict[str, list] = {a: [] for a in ALGS}
+    q = T_SLOW // 5
+    for s in SEEDS:
+        inst = preset("mol_ts_main", seed=s)
+        env = Environment(inst, s)
+        means = []
+        for _ in range(T_SLOW):
+            env.next_round()
+            means.append(env.means)
+        means = np.array(means)
+        for a in ALGS:
+            tr = run(inst, a, T_SLOW, seed=s, snapshots=0)
+            pr, epr = tr.metrics["pareto_regret"], tr.metrics["effective_regret"]
+            assert np.all(np.cumsum(pr) <= np.cumsum(epr) + 1e-9)  # R6, on every path
+            reward = means[np.arange(T_SLOW), tr.arms].sum()
+            out[a].append((pr.sum(), epr.sum(), reward, pr[:q].mean(), pr[-q:].mean()))
+    return {a: np.array(v) for a, v in out.items()}
+
+
+@pytest.mark.slow
+def test_R1_effective_regret_of_mol_ts_is_below_half_of_the_baselines(main_runs):
+    ts = main_runs["mol_ts"]
+    for base in ("mol_ucb", "mol_eps_greedy"):
+        other = main_runs[base]
+        assert ts[:, 1].mean() < 0.5 * other[:, 1].mean(), base
+        assert (ts[:, 1] < other[:, 1]).sum() >= 8, base
+
+
+@pytest.mark.slow
+def test_R2_mol_ts_collects_more_reward_than_mol_ucb(main_runs):
+    assert (main_runs["mol_ts"][:, 2] > main_runs["mol_ucb"][:, 2]).sum() >= 8
+
+
+@pytest.mark.slow
+def test_R3_pareto_regret_of_mol_ts_is_below_the_baselines(main_runs):
+    ts = main_runs["mol_ts"][:, 0].mean()
+    assert ts < main_runs["mol_ucb"][:, 0].mean()
+    assert ts < main_runs["mol_eps_greedy"][:, 0].mean()
+
+
+@pytest.mark.slow
+def test_R4_optimistic_sampling_lowers_effective_regret(main_runs):
+    ts, m1 = main_runs["mol_ts"][:, 1], main_runs["mol_ts_m1"][:, 1]
+    print(f"R4: EPR M=10 {ts.mean():.1f} vs M=1 {m1.mean():.1f}, paired wins {(ts < m1).sum()}/10 (not gated)")
+    assert ts.mean() < m1.mean()
+
+
+@pytest.mark.slow
+def test_R5_pareto_regret_per_round_decreases(main_runs):
+    for a, v in main_runs.items():
+        assert v[:, 4].mean() < v[:, 3].mean(), a
