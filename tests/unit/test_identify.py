@@ -285,3 +285,28 @@ def test_ape_incremental_matrices_equal_a_full_recomputation() -> None:
     np.fill_diagonal(P, np.inf)
     np.testing.assert_allclose(alg.pmin.val, P.min(axis=1), atol=1e-12)
     assert np.array_equal(alg.n_dom == 0, pareto_mask(mu))
+
+
+@pytest.mark.parametrize("name, params", [("gege_fc", {}), ("ape", {}), ("pfiwr", {"S": 1.5, "T0": 30}),
+                                          ("pal_linear", {}), ("ege_sr", {})])
+def test_traces_save_and_reload_bit_for_bit(tmp_path, name: str, params: dict) -> None:
+    inst = bv.preset("psi_gap_example", sigma=0.2)
+    tr = bv.run(inst, name, 3000, seed=3, snapshots=40, **params)
+    back = bv.Trace.load(tr.save(tmp_path / "trace.npz"))
+    assert back.recommendation == tr.recommendation and back.stopped_at == tr.stopped_at
+    np.testing.assert_array_equal(back.metrics["error"], tr.metrics["error"])
+    for a, b in zip(tr.snapshots, back.snapshots, strict=True):
+        np.testing.assert_array_equal(a.lower, b.lower)
+        assert a.events == b.events and a.extras.keys() == b.extras.keys()
+
+
+def test_same_seed_same_trace_and_parameter_validation() -> None:
+    inst = bv.preset("psi_synthetic", K=16)
+    a, b = (bv.run(inst, "gege_fc", 50_000, seed=7, snapshots=10) for _ in range(2))
+    np.testing.assert_array_equal(a.arms, b.arms)
+    with pytest.raises(ValueError, match="budget_rule"):
+        bv.run(inst, "gege_fc", 100, budget_rule="fast")
+    with pytest.raises(ValueError, match="delta"):
+        bv.run(inst, "ape", 100, delta=2.0)
+    with pytest.raises(ValueError, match="budget"):
+        bv.run(inst, "ege_sh", 20)
