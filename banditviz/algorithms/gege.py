@@ -184,6 +184,9 @@ class GEGEFixedConfidence(_GEGE):
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         super().reset(problem, rng)
+        if self.params["eps"] >= 4 * self.params["eps_1"]:
+            raise ValueError(f"eps: the eps-PSI tolerance must be < 4 eps_1 = {4 * self.params['eps_1']:g} "
+                             "(otherwise GEGE would stop before its first round)")
         self.authors_count = 0
         self._plan()
 

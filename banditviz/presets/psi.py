@@ -36,8 +36,8 @@ def synthetic_features(K: int) -> np.ndarray:
     A candidate x = s u / ||u||_1 (u ~ U[0,1]^8, s ~ U(0,1)) is kept iff the base arms' gaps stay the
     same (atol 1e-12), its own gap is >= max(base gaps) + 1e-9 and S* stays {0, 1, 2, 3}.
     """
-    if not isinstance(K, (int, np.integer)) or not 8 <= K <= 1000:
-        raise ValueError(f"K: must be an integer in [8, 1000], got {K!r}")
+    if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or not 8 <= K <= 512:
+        raise ValueError(f"K: must be an integer in [8, 512], got {K!r}")
     h = SYNTH_THETA.shape[0]
     X = list(np.eye(h))
     base = psi_gaps(SYNTH_THETA)
@@ -124,6 +124,8 @@ def pfi_toy(sigma: float = 0.1) -> Instance:
                              "context means from N(0, (1-rho) I + rho 11^T) per coordinate (rho = 0.5) scaled to "
                              "max norm 0.7; fixed contexts (the engine has no context noise); sigma = 1.")
 def pfi_sensitivity(seed: int = 0, K: int = 10, d: int = 10, rho: float = 0.5, sigma: float = 1.0) -> Instance:
+    if not 0 <= rho < 1:
+        raise ValueError(f"rho: the correlation of the context means must be in [0, 1), got {rho!r}")
     rng = np.random.default_rng(seed)
     cov = (1 - rho) * np.eye(K) + rho * np.ones((K, K))
     X = rng.multivariate_normal(np.zeros(K), cov, size=d).T  # column j: coordinate j of every arm
