@@ -173,17 +173,17 @@ class PFIwR(Algorithm):
         self.t, self.rr, self.width = 0, 0, np.inf
         self.done, self.recommendation = False, tuple(range(self.K))
         self.last: int | None = None
-        self.why: np.ndarray | None = None
+        self.pulled_from: np.ndarray | None = None
         self.events: list[str] = []
         self.info: dict = {}
 
     def select(self, t: int) -> int:
         self.t = t
         if t <= self.T0:
-            self.why = None
+            self.pulled_from = None
             return int(self.A[self.rng.integers(len(self.A))])
         front = self.front
-        self.why = front
+        self.pulled_from = front
         rule = self.params["select_rule"]
         if rule == "uniform_front":
             arm = int(front[self.rng.integers(len(front))])
@@ -194,12 +194,12 @@ class PFIwR(Algorithm):
         return arm
 
     def _why(self) -> str:
-        if self.last is None:
-            return ""
-        if self.why is None:
+        """Why the last arm was pulled (built only for snapshots)."""
+        if self.pulled_from is None:
             return (f"forced exploration (t <= T0 = {self.T0:.0f}): arm {self.last} drawn uniformly from the "
                     "undetermined arms")
-        return f"exploitation: arm {self.last} from the empirical Pareto set {fmt_set(self.why)} of the candidates"
+        front = fmt_set(self.pulled_from)
+        return f"exploitation: arm {self.last} from the empirical Pareto set {front} of the candidates"
 
     def _candidates(self) -> np.ndarray:
         """A_{t-1} U P_{t-1}, sorted (never the eliminated arms, §6 P12)."""
@@ -235,10 +235,8 @@ class PFIwR(Algorithm):
         beta = self.c_beta * self.sigma * beta_t(t, pr["delta"], self.d, self.L, self.K, pr["p"], pr["S"])
         self.width = beta
         self.info = {"lambda_t": lam, "kept_fraction": kept, "reg": reg}
-        A, cand = self.A, self.cand
+        A, cand, pos = self.A, self.cand, self.pos_A
         Mm = dominance_matrix(self.yhat[cand])
-        self.front = cand[~((Mm <= 0) & (Mm.T > 0)).any(axis=1)]
-        pos = self.pos_A
         C, P1, P2 = classify(self.yhat[A], 2 * beta, pr["eps"], Mm if len(pos) == len(cand) else Mm[pos][:, pos])
         changed = not (C.all() and not P2.any())
         self.events = _events(A, C, P2, self.yhat[A], 2 * beta) if changed else []
@@ -249,6 +247,9 @@ class PFIwR(Algorithm):
         if changed:
             self.cand = self._candidates()
             self.pos_A = np.searchsorted(self.cand, self.A)
+            Mm = dominance_matrix(self.yhat[self.cand])
+        # empirical Pareto set of A_t U P_t on this round's estimates: where round t + 1 pulls (§6 P12)
+        self.front = self.cand[~((Mm <= 0) & (Mm.T > 0)).any(axis=1)]
         if len(self.A) == 0:
             self.done = True
             self.recommendation = tuple(sorted(self.P))
