@@ -784,20 +784,31 @@ def _merge(style: dict, data: dict) -> dict:
     return out
 
 
+class _Frame(go.Frame):
+    """A `go.Frame` holding prebuilt trace dicts; reading ``.data`` validates them once (a read-only view)."""
+
+    def __getitem__(self, prop):
+        if prop == "data" and self._compound_array_props.get("data") is None:
+            dicts = self._orphan_props.get("data", [])
+            self._compound_array_props["data"] = list(self._get_validator("data").validate_coerce(dicts))
+        return super().__getitem__(prop)
+
+
 def _figure(data: list[dict], layout: dict, frames: list[dict]) -> go.Figure:
     """A `go.Figure` holding ``frames`` as given, skipping Plotly's per-element validation.
 
     Validating 200 frames of ~15 traces costs seconds (Plotly walks every list element), far over the
     0.5 s budget, so each `go.Frame` is created empty and handed its already-built dict; everything
     that serialises the figure (`to_dict`, `to_json`, `st.plotly_chart`, `write_html`) reads those
-    dicts.  The unit tests re-validate a whole figure with `go.Figure(fig.to_dict())`.  Should a
-    future Plotly drop these internals, the validated path is used instead.
+    dicts, and ``fig.frames[i].data`` validates frame i's traces when first read.  The unit tests
+    re-validate a whole figure with `go.Figure(fig.to_dict())`.  Should a future Plotly drop these
+    internals, the validated path is used instead.
     """
     fig = go.Figure(data=data, layout=layout, _validate=False)
     try:
         objs = []
         for f in frames:
-            obj = go.Frame(name=f["name"], traces=f["traces"])
+            obj = _Frame(name=f["name"], traces=f["traces"])
             obj._orphan_props["data"] = f["data"]
             objs.append(obj)
         fig._frame_objs = tuple(objs)

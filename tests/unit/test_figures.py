@@ -566,3 +566,12 @@ def test_legend_lists_every_shape_even_when_the_first_frame_is_empty(ucb_trace):
         assert shown.count(name) == 1, name
     groups = {t["name"]: t.get("legendgroup") for t in d["data"] if t.get("showlegend", True)}
     assert groups["Pareto regret"] != groups["effective Pareto regret"]  # toggled one at a time
+
+
+def test_frames_read_as_plotly_objects_and_serialise_unchanged(ucb_trace):
+    fig = animate(ucb_trace, max_frames=12)
+    before = fig.to_dict()["frames"][5]
+    traces = fig.frames[5].data  # validated on first read
+    assert len(traces) == len(before["data"]) and traces[0].type == before["data"][0]["type"]
+    assert fig.to_dict()["frames"][5] == before
+    assert len(go.Figure(fig).frames) == 12
