@@ -20,6 +20,10 @@ Decisions (issue 6 silent):
 * Curves: regret task, cumulative Pareto and effective Pareto regret; identification, the number of
   undecided (active) arms and the 0/1 error of the recommendation; lexicographic, cumulative general
   regret of the first and last objectives (003 Fig. 2); risk-averse, the simple regret.
+* 3-D with more than 20 arms: the cuboids start hidden (one click on their legend entry shows them),
+  or thirty overlapping boxes hide everything else.  Frames are sub-sampled evenly in snapshot index.
+* An unregistered algorithm name (a hand-built trace) gets its task from the trace: lexicographic
+  metrics, a "distributions" instance (risk-averse), an "error" metric (identify), else regret.
 """
 
 from __future__ import annotations
