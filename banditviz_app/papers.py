@@ -69,7 +69,7 @@ PAPERS: tuple[Paper, ...] = (
                  "regret; PFIMulti misidentifies in most runs.",
         presets=("pfi_sensitivity", "pfi_toy"), horizon=3000, seeds=2, prefer=("pfiwr", "pfimulti"),
         toml="pfiwr_sensitivity.toml",
-        columns=("stopped_at (mean)", "correct (mean)", "total pareto_regret (mean)"),
+        columns=("stopping_time_mean", "success_rate", "cum_pareto_regret_mean"),
     ),
     Paper(
         key="psi_linear", title="Bandit Pareto Set Identification in a Multi-Output Linear Model (GEGE)",
@@ -83,7 +83,7 @@ PAPERS: tuple[Paper, ...] = (
                  "sigma = 0.25, 300 runs) gives error GEGE 0.090, EGE-SH 0.203, EGE-SR 0.173, Uniform 0.610, "
                  "i.e. correct 0.91, 0.80, 0.83, 0.39.",
         presets=("psi_synthetic",), horizon=1111, seeds=5, prefer=("gege_fb", "ege_sh", "ege_sr", "gege_fc"),
-        toml="psi_synthetic_fixed_budget.toml", columns=("correct (mean)", "stopped_at (mean)"),
+        toml="psi_synthetic_fixed_budget.toml", columns=("success_rate", "stopping_time_mean"),
     ),
     Paper(
         key="mol_ts", title="Thompson Sampling for Multi-Objective Linear Contextual Bandit (MOL-TS)",
@@ -96,7 +96,7 @@ PAPERS: tuple[Paper, ...] = (
                  "MOL-UCB. Figure 1 totals: agent 1 (1.3, 1.3), agent 2 (1.6, 1.7), both PR = 0, only agent 2 "
                  "EPR = 0.",
         presets=("mol_ts_2d", "mol_ts_main"), horizon=500, seeds=2, toml="mol_ts_main.toml",
-        columns=("total pareto_regret (mean)", "total effective_regret (mean)"),
+        columns=("cum_pareto_regret_mean", "cum_effective_regret_mean"),
         prefer=("mol_ts", "mol_ucb", "mol_eps_greedy", "mol_ts_m1"),
     ),
     Paper(
@@ -108,7 +108,7 @@ PAPERS: tuple[Paper, ...] = (
                  "objective 5; MTE2LO matches OFUL on objective 1 and beats it on objective 5; both STE2LO and "
                  "PF-LEX are behind MTE2LO. For lambda = 10 every algorithm does better on objective 5.",
         presets=("lexicographic_lambda_0.1",), horizon=2000, seeds=2, prefer=("mte2lo", "ste2lo", "pf_lex", "oful"),
-        toml="lexicographic_lambda_0.1.toml", columns=("total lex_regret_1 (mean)", "total lex_regret_5 (mean)"),
+        toml="lexicographic_lambda_0.1.toml", columns=("cum_lex_regret_1_mean", "cum_lex_regret_5_mean"),
         params={"mte2lo": {"lam": 0.1}},
     ),
     Paper(
@@ -121,7 +121,7 @@ PAPERS: tuple[Paper, ...] = (
                  "the other algorithms converge slowly or to a larger regret; RAMGapE samples the Pareto arms "
                  "first. Experiment 1: RAMGapEc stops much sooner than (DE) Round-Robin, close to RA-LUCB.",
         presets=("risk_averse_table1",), horizon=2000, seeds=3, toml="risk_averse_exp3.toml",
-        columns=("final simple_regret (mean)", "correct (mean)"),
+        columns=("simple_regret_mean", "success_rate"),
         prefer=("ramgape_b", "ra_lucb", "ra_round_robin", "lie_round_robin"),
         params={"ra_round_robin": {"regime": "budget"}, "ra_lucb": {"regime": "budget"}},
     ),

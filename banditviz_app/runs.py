@@ -1,30 +1,31 @@
-"""Cached runs shared by the pages, and the per-algorithm summary table.
+"""Cached runs and sweeps shared by the pages, and the reshaping of a sweep table for the figures.
 
 `st.cache_data` keys on every argument, and every argument here is the full description of a run
-(instance JSON, algorithm, parameters as JSON, horizon, seed, snapshots): two sessions share a cached
+(instance JSON, algorithm, parameters as JSON, horizon, seeds, snapshots): two sessions share a cached
 result only when their inputs are identical, in which case the result is identical too (runs are
-deterministic). Entries are bounded and expire, so the cache cannot grow without limit.
+deterministic). Entries are bounded (and expire), so the caches cannot grow without limit. Sweeps use a
+small LRU of their own, with the same keys (see `cached_sweep`).
 """
 
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 import banditviz
 from banditviz import figures
+from banditviz.sweep import summary as sweep_summary
+from banditviz.sweep import sweep as run_sweep
 
 from . import state
 
-# Recommendation metrics (`banditviz.metrics.RECOMMENDATION_METRICS`) describe the current answer: the
-# summary reports their value at the last round; per-pull regrets are summed over the run instead.
-FINAL_METRICS = ("error", "simple_regret")
 CACHE = {"max_entries": 64, "ttl": 3600, "show_spinner": False}
 
 
@@ -70,41 +71,63 @@ def correct(trace: banditviz.Trace) -> float:
     return float(set(trace.recommendation) == set(trace.instance.pareto_set))
 
 
-def run_row(trace: banditviz.Trace) -> dict[str, Any]:
-    """One line per run (the columns the figures take): rounds played, stopping round, correct answer,
-    and each metric's cumulative total."""
-    row: dict[str, Any] = {"algorithm": trace.algorithm, "seed": trace.seed, "rounds": trace.rounds,
-                           "stopped_at": trace.stopped_at, "correct": correct(trace)}
-    for k, v in trace.metrics.items():
-        if k in FINAL_METRICS:
-            row[f"final {k}"] = float(v[-1]) if len(v) else float("nan")
-        else:
-            row[f"total {k}"] = float(np.sum(v))
-    return row
+_SWEEPS: OrderedDict[tuple[Any, ...], pd.DataFrame] = OrderedDict()
+_SWEEPS_LOCK = threading.Lock()
+MAX_SWEEPS = 32
 
 
-def summary(runs: pd.DataFrame) -> pd.DataFrame:
-    """Mean (and standard deviation) per algorithm of the per-run rows."""
-    numeric = runs.drop(columns=["seed"]).astype({"stopped_at": float})
-    grouped = numeric.groupby("algorithm", sort=False)
-    out = grouped.mean().add_suffix(" (mean)")
-    sd = grouped.std(ddof=0).add_suffix(" (sd)")
-    out = pd.concat([out, sd], axis=1)
-    out.insert(0, "runs", grouped.size())
-    out = out[[c for c in out.columns if not out[c].isna().all()]]
-    return out.reset_index()
+def cached_sweep(instance_json: str, algorithms: tuple[tuple[str, str], ...], seeds: int, horizon: int,
+                 progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """`banditviz.sweep.sweep` of ``(name, params JSON)`` entries on seeds 0..seeds-1, cached by its inputs.
+
+    A small LRU of its own rather than `st.cache_data`, because ``progress`` updates a progress bar drawn
+    outside the function, which Streamlit forbids inside a cached function. A hit returns a copy at once.
+    """
+    key = (instance_json, algorithms, seeds, horizon)
+    with _SWEEPS_LOCK:
+        if key in _SWEEPS:
+            _SWEEPS.move_to_end(key)
+            return _SWEEPS[key].copy()
+    inst = banditviz.Instance.from_json(instance_json)
+    entries = [(name, json.loads(params)) for name, params in algorithms]
+    table = run_sweep(inst, entries, seeds, horizon, backend="serial", progress=progress)
+    with _SWEEPS_LOCK:
+        _SWEEPS[key] = table
+        while len(_SWEEPS) > MAX_SWEEPS:
+            _SWEEPS.popitem(last=False)
+    return table.copy()
 
 
-def run_many(instance_json: str, algorithms: Sequence[str], seeds: Sequence[int], horizon: int,
-             progress: Callable[[int, int], None] | None = None,
-             params: dict[str, dict[str, Any]] | None = None) -> list[banditviz.Trace]:
-    """Every (algorithm, seed) run without snapshots, at paper defaults unless ``params[algorithm]`` says
-    otherwise; ``progress(done, total)`` after each run."""
-    jobs = [(a, s) for a in algorithms for s in seeds]
-    out = []
-    for i, (alg, seed) in enumerate(jobs, start=1):
-        alg_params = json.dumps((params or {}).get(alg, {}), sort_keys=True)
-        out.append(cached_run(instance_json, alg, alg_params, horizon, seed, 0))
-        if progress is not None:
-            progress(i, len(jobs))
+def sweep_entries(algorithms: Sequence[str], params: dict[str, dict[str, Any]] | None = None
+                  ) -> tuple[tuple[str, str], ...]:
+    """The hashable ``(name, params JSON)`` entries of `cached_sweep`, at paper defaults unless ``params`` says."""
+    return tuple((a, json.dumps((params or {}).get(a, {}), sort_keys=True)) for a in algorithms)
+
+
+def curve_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """The regret rows of a sweep table in the shape `figures.regret_curves` takes: per (algorithm, seed,
+    recorded round) the increment of each cumulative metric since the previous recorded round, so that
+    the figure's cumulative sum gives back the sweep's ``cum_<metric>`` at every recorded round."""
+    rows = table[table["round"].notna()] if "round" in table else table.iloc[0:0]
+    cums = [c for c in rows.columns if c.startswith("cum_")]
+    out = rows[["algorithm", "seed", "round"]].astype({"round": "int64"}).reset_index(drop=True)
+    grouped = rows.groupby(["algorithm", "seed"], sort=False)
+    for c in cums:
+        out[c.removeprefix("cum_")] = (grouped[c].diff().fillna(rows[c])).to_numpy(dtype=float)
     return out
+
+
+def stopping_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """The identification rows of a sweep table in the shape of the stopping figures: algorithm, seed,
+    ``stopped_at`` (missing when the run did not stop) and ``correct``."""
+    if "stopping_time" not in table:
+        return pd.DataFrame(columns=["algorithm", "seed", "stopped_at", "correct"])
+    rows = table[table["stopping_time"].notna()]
+    stopped_at = rows["stopping_time"].astype(float).where(rows["stopped"].astype(bool))
+    return pd.DataFrame({"algorithm": rows["algorithm"].to_numpy(), "seed": rows["seed"].to_numpy(),
+                         "stopped_at": stopped_at.to_numpy(), "correct": rows["correct"].astype(bool).to_numpy()})
+
+
+def summary(table: pd.DataFrame) -> pd.DataFrame:
+    """`banditviz.sweep.summary` per algorithm, without the columns that are the same on every row."""
+    return sweep_summary(table).drop(columns=["instance", "params"])

@@ -1,6 +1,5 @@
 """Compare: several algorithms on the current instance, many seeds, the same noise for every algorithm."""
 
-import pandas as pd
 import streamlit as st
 
 from banditviz import figures
@@ -33,39 +32,43 @@ if request is None or not request[0]:
     st.stop()
 chosen, n_seeds, horizon = request
 bar = st.progress(0.0, text="Running...")
+
+
+def report(done: int, total: int) -> None:
+    bar.progress(done / max(total, 1), f"{done} / {total} runs")
+
+
 try:
-    traces = runs.run_many(setting.instance_json, chosen, range(n_seeds), horizon,
-                           progress=lambda done, total: bar.progress(done / total, f"{done} / {total} runs"))
+    table = runs.cached_sweep(setting.instance_json, runs.sweep_entries(chosen), n_seeds, horizon, progress=report)
 except ValueError as exc:
     state.show_error(exc)
     st.stop()
 bar.empty()
 
-frame = pd.concat([runs.tidy(t) for t in traces], ignore_index=True)
-per_run = pd.DataFrame([runs.run_row(t) for t in traces])
-metrics = [m for m in traces[0].metrics if m in frame.columns]
+curves, stops = runs.curve_frame(table), runs.stopping_frame(table)
+metrics = [c for c in curves.columns if c not in ("algorithm", "seed", "round")]
 tab_curves, tab_stop = st.tabs(["Regret curves", "Sample complexity and success"])
 with tab_curves:
-    if metrics:
+    if metrics and not curves.empty:
         c1, c2, c3 = st.columns([2, 1, 1])
         metric = c1.selectbox("Metric", metrics, key="compare_metric")
         log_x = c2.checkbox("log rounds", key="compare_logx")
         log_y = c3.checkbox("log regret", key="compare_logy")
-        st.plotly_chart(figures.regret_curves(frame, metric=metric, log_x=log_x, log_y=log_y), key="compare_curves")
+        st.plotly_chart(figures.regret_curves(curves, metric=metric, log_x=log_x, log_y=log_y),
+                        key="compare_curves")
     else:
-        st.info("These runs record no per-round metric.")
+        st.info("Identification algorithms: see their stopping times and success rates in the next tab.")
 with tab_stop:
-    answered = per_run[per_run["correct"].notna()]
-    if answered.empty:
+    if stops.empty:
         st.info("None of these algorithms recommends a set, so there is no stopping time or success rate.")
     else:
         left, right = st.columns(2)
-        left.plotly_chart(figures.sample_complexity_chart(answered), key="compare_sc")
-        right.plotly_chart(figures.success_rate_chart(answered), key="compare_success")
+        left.plotly_chart(figures.sample_complexity_chart(stops), key="compare_sc")
+        right.plotly_chart(figures.success_rate_chart(stops), key="compare_success")
 
 st.subheader("Summary")
-st.dataframe(runs.summary(per_run), hide_index=True, key="compare_summary")
+st.dataframe(runs.summary(table), hide_index=True, key="compare_summary")
 c1, c2 = st.columns(2)
-c1.download_button("Per-run table (CSV)", per_run.to_csv(index=False), "compare_runs.csv", "text/csv")
-curves = frame.groupby(["algorithm", "round"], sort=False)[metrics].mean().reset_index() if metrics else frame
-c2.download_button("Mean per-round curves (CSV)", curves.to_csv(index=False), "compare_curves.csv", "text/csv")
+c1.download_button("Summary (CSV)", runs.summary(table).to_csv(index=False), "compare_summary.csv", "text/csv")
+c2.download_button("Every run, every recorded round (CSV)", table.to_csv(index=False), "compare_runs.csv",
+                   "text/csv")

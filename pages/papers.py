@@ -1,6 +1,5 @@
 """Papers: each paper's experiment, scaled down to run in seconds, next to what the paper reports."""
 
-import pandas as pd
 import streamlit as st
 
 import banditviz
@@ -34,13 +33,13 @@ for paper in PAPERS:
                 bar = st.progress(0.0)
 
                 def report(done: int, total: int, bar=bar) -> None:
-                    bar.progress(done / total, f"{done} / {total} runs")
+                    bar.progress(done / max(total, 1), f"{done} / {total} runs")
 
                 try:
-                    traces = runs.run_many(instance_json, algorithms, range(paper.seeds), paper.horizon,
-                                           progress=report, params=paper.params)
+                    entries = runs.sweep_entries(algorithms, paper.params)
+                    table = runs.summary(runs.cached_sweep(instance_json, entries, paper.seeds, paper.horizon,
+                                                           progress=report))
                     bar.empty()
-                    table = runs.summary(pd.DataFrame([runs.run_row(t) for t in traces]))
                     shown = ["algorithm", "runs", *(c for c in paper.columns if c in table.columns)]
                     st.dataframe(table[shown], hide_index=True, key=f"papers_table_{paper.key}")
                 except ValueError as exc:

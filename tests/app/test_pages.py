@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import banditviz
-from banditviz_app import papers, state
+from banditviz_app import papers, runs, state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SMALL = {"preset": "default", "alg": "pareto_ucb1", "T": "150", "seed": "0"}
@@ -216,7 +216,7 @@ def test_compare_runs_every_algorithm_and_is_cached(monkeypatch):
     summary = table_with(at, "runs")
     assert summary["algorithm"].tolist() == ["pareto_ucb1", "uniform"] and summary["runs"].tolist() == [2, 2]
     calls = []
-    monkeypatch.setattr(banditviz, "run", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(runs, "run_sweep", lambda *a, **k: calls.append(a))
     at.switch_page("pages/watch.py").run()
     at.switch_page("pages/compare.py").run()
     assert not at.exception and calls == []  # re-opening with the same settings: every run from the cache

@@ -103,16 +103,27 @@ def test_change_objectives_adds_and_drops_columns():
     assert table.change_objectives(three, 2) == inst.with_changes(objective_names=["objective 1", "objective 2"])
 
 
-def test_summary_against_hand_computation():
-    inst = banditviz.preset("default")
-    traces = [banditviz.run(inst, alg, 50, seed, snapshots=0) for alg in ("uniform", "pareto_ucb1") for seed in (0, 1)]
-    per_run = pd.DataFrame([runs.run_row(t) for t in traces])
-    out = runs.summary(per_run).set_index("algorithm")
-    totals = [float(np.sum(t.metrics["pareto_regret"])) for t in traces[:2]]
-    assert out.loc["uniform", "runs"] == 2
-    assert out.loc["uniform", "total pareto_regret (mean)"] == pytest.approx(np.mean(totals))
-    assert out.loc["uniform", "total pareto_regret (sd)"] == pytest.approx(np.std(totals))
-    assert "correct (mean)" not in out.columns  # regret algorithms recommend nothing
+def test_curve_frame_gives_back_the_sweep_cumulative_values():
+    table = pd.DataFrame({"algorithm": ["a"] * 3 + ["b"] * 2, "seed": [0, 0, 0, 1, 1],
+                          "round": pd.array([10, 20, 25, 10, 20], dtype="Int64"),
+                          "cum_pareto_regret": [1.0, 1.5, 4.0, 2.0, 2.0]})
+    curves = runs.curve_frame(table)
+    assert curves["pareto_regret"].tolist() == [1.0, 0.5, 2.5, 2.0, 0.0]  # increments, by hand
+    again = curves.groupby(["algorithm", "seed"])["pareto_regret"].cumsum()
+    assert again.tolist() == table["cum_pareto_regret"].tolist()
+
+
+def test_stopping_frame_from_a_real_sweep():
+    inst = banditviz.preset("pfi_mab")
+    table = runs.run_sweep(inst, ["gege_fc", "pareto_ucb1"], 2, 3000)
+    stops = runs.stopping_frame(table)
+    assert stops["algorithm"].tolist() == ["gege_fc", "gege_fc"]  # the regret algorithm has no stopping time
+    for seed in (0, 1):
+        trace = banditviz.run(inst, "gege_fc", 3000, seed, snapshots=0)
+        row = stops[stops["seed"] == seed].iloc[0]
+        assert row["stopped_at"] == trace.stopped_at
+        assert row["correct"] == (set(trace.recommendation) == set(inst.pareto_set))
+    assert runs.curve_frame(table)["algorithm"].unique().tolist() == ["pareto_ucb1"]
 
 
 def test_plain_escapes_markdown_and_html():
