@@ -82,7 +82,7 @@ PAPERS: tuple[Paper, ...] = (
                  "The paper prints no synthetic numbers; the spec's calibration (§4.5, K = 32, T = 1111, "
                  "sigma = 0.25, 300 runs) gives error GEGE 0.090, EGE-SH 0.203, EGE-SR 0.173, Uniform 0.610, "
                  "i.e. correct 0.91, 0.80, 0.83, 0.39.",
-        presets=("psi_synthetic",), horizon=1111, seeds=5, prefer=("gege_fb", "ege_sh", "ege_sr", "gege_fc"),
+        presets=("psi_synthetic",), horizon=1111, seeds=5, prefer=("gege_fb", "ege_sh", "ege_sr"), max_algorithms=3,
         toml="psi_synthetic_fixed_budget.toml", columns=("success_rate", "stopping_time_mean"),
     ),
     Paper(

@@ -277,3 +277,19 @@ def test_sessions_are_isolated():
     b = open_page("watch", {**SMALL, "seed": "2"})
     assert setting(a).seed == 1 and setting(b).seed == 2
     assert not table_with(a, "pulls").equals(table_with(b, "pulls"))
+
+
+@pytest.mark.parametrize("preset, algorithm", [
+    ("default_3d", "pareto_ts"),
+    ("risk_averse_table1", "ramgape_b"),
+    ("lexicographic_lambda_0.1", "mte2lo"),
+    ("mol_ts_2d", "mol_ts"),
+])
+def test_every_instance_kind_renders_on_watch_and_design(preset, algorithm):
+    query = {"preset": preset, "alg": algorithm, "T": "120", "seed": "0"}
+    at = open_page("watch", query)
+    assert not errors(at) and len(charts(at)) == 1
+    form_button(at, "Run").click().run()  # the generated form (None defaults, choices) submits as it is
+    assert not at.exception and not errors(at)
+    at.switch_page("pages/design.py").run()
+    assert not at.exception and not errors(at) and len(charts(at)) == 1
