@@ -6,7 +6,7 @@ import streamlit as st
 import banditviz
 from banditviz import figures, limits
 from banditviz.instances import NOISES
-from banditviz_app import state, table
+from banditviz_app import forms, state, table
 
 st.markdown("## Design an instance")
 
@@ -58,10 +58,15 @@ def edit_means(inst: banditviz.Instance) -> None:
 
 
 start_preset, start_gen, start_file = st.tabs(["Papers' presets", "Generate", "Import JSON"])
+current_preset = state.current().source.get("preset")
 with start_preset:
-    dims = st.radio("Objectives drawn", ["2D", "3D", "any"], horizontal=True, key="design_dims")
+    shown_dims = {2: "2D", 3: "3D"}.get(banditviz.PRESETS[current_preset].dims, "any") if current_preset else "2D"
+    dims = st.radio("Objectives drawn", ["2D", "3D", "any"], horizontal=True,
+                    key=forms.seeded("design_dims", shown_dims))
     wanted = {"2D": 2, "3D": 3}.get(dims)
     names = [n for n, p in banditviz.PRESETS.items() if wanted is None or p.dims == wanted]
+    if current_preset in names:
+        forms.seeded("design_preset", current_preset)
     name = st.selectbox("Preset", names, key="design_preset",
                         format_func=lambda n: f"{n} ({banditviz.PRESETS[n].paper.split(',')[0]})")
     if name is not None:
@@ -116,6 +121,7 @@ with right:
                                           format_func=lambda j: inst.objective_names[j], max_selections=3,
                                           key="design_objectives"))
     try:
-        st.plotly_chart(figures.instance_preview(inst, objectives=objectives), key="design_preview")
+        preview = figures.instance_preview(inst, objectives=objectives).update_layout(title_font_size=18)
+        st.plotly_chart(preview, key="design_preview")
     except ValueError as exc:
         state.show_error(exc)
