@@ -30,7 +30,10 @@ with st.sidebar:
     st.caption(f"Instance: {state.plain(setting.instance.name or 'custom')} — {setting.instance.K} arms, "
                f"{setting.instance.L} objectives ({setting.instance.kind})")
     st.caption(f"Algorithm: {setting.algorithm}, T = {setting.horizon:,}, seed {setting.seed}")
-    st.caption("The address bar holds a link to this setting: paste it anywhere to reproduce the run.")
+    if set(state.to_query(setting)) & {"preset", "gen", "inst"}:
+        st.caption("The address bar holds a link to this setting: paste it anywhere to reproduce the run.")
+    else:
+        st.caption("This instance is too large for a link: export its JSON on the Design page to share it.")
 
 if "bv_url_error" in st.session_state:
     st.error(st.session_state.pop("bv_url_error"), icon=":material/error:")

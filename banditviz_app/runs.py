@@ -26,7 +26,8 @@ from banditviz.sweep import sweep as run_sweep
 
 from . import state
 
-CACHE = {"max_entries": 64, "ttl": 3600, "show_spinner": False}
+CACHE = {"max_entries": 32, "ttl": 3600, "show_spinner": False}
+FIGURE_CACHE = {**CACHE, "max_entries": 16}  # an animated figure holds up to ~5 MB
 
 
 @st.cache_data(**CACHE)
@@ -46,7 +47,7 @@ def run_setting(setting: state.Setting, snapshots: int = 200) -> banditviz.Trace
     return cached_run(*_key(setting), snapshots)
 
 
-@st.cache_resource(**CACHE)
+@st.cache_resource(**FIGURE_CACHE)
 def _animation(instance_json: str, algorithm: str, params_json: str, horizon: int, seed: int) -> go.Figure:
     return figures.animate(cached_run(instance_json, algorithm, params_json, horizon, seed, 200))
 
