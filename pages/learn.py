@@ -1,7 +1,6 @@
 """Learn: a guided lesson in five steps, each with a small live figure and a "try it" control."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 import banditviz
@@ -95,10 +94,11 @@ def step_pareto_regret() -> None:
                        key="learn_arm")
     text.markdown(f"Pareto gap of {state.plain(default.arm_names[arm])}: **{default.pareto_gaps[arm]:.3f}**; "
                   f"effective gap: **{default.effective_gaps[arm]:.3f}**.")
-    frame = pd.concat([runs.tidy(runs.cached_run(state.compact_json(default), alg, "{}", 1000, 0, 0))
-                       for alg in ("pareto_ucb1", "uniform")], ignore_index=True)
+    table = runs.cached_sweep(state.compact_json(default), runs.sweep_entries(["pareto_ucb1", "uniform"]), 5, 1000)
+    fig = figures.regret_curves(runs.curve_frame(table), metric="pareto_regret")
+    fig.update_layout(title_text="cumulative Pareto regret, 5 seeds", title_font_size=20)
     with fig_col:
-        st.plotly_chart(figures.regret_curves(frame, metric="pareto_regret"), key="learn_regret")
+        st.plotly_chart(fig, key="learn_regret")
 
 
 STEPS = {"1 Dominance": step_dominance, "2 Pareto front": step_pareto_front,
