@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import streamlit as st
 
 import banditviz
-from banditviz import instances, limits
+from banditviz import limits
+from banditviz.sweep import GENERATORS  # the core's seeded generators, by name
 
 DEFAULT_PRESET = "default"
 DEFAULT_ALGORITHM = "pareto_ucb1"
@@ -31,13 +31,6 @@ MAX_URL_INSTANCE_CHARS = 6000  # longer instances are not put in the link (expor
 DEFAULT_FOR_KIND = {"means": "pareto_ucb1", "linear": "pareto_ucb1", "contextual": "mol_ts",
                     "distributions": "ramgape_b"}
 
-GENERATORS: dict[str, Callable[..., banditviz.Instance]] = {
-    "uniform_box": instances.uniform_box,
-    "concave_front": instances.concave_front,
-    "convex_front": instances.convex_front,
-    "random_linear": instances.random_linear,
-    "random_contextual": instances.random_contextual,
-}
 GENERATOR_ARGS = {"K", "L", "d", "seed", "sigma"}
 _KEY = "bv_setting"
 
