@@ -366,7 +366,7 @@ def run_batched(
     sum of the instantaneous regrets of rounds 1..r, as ``np.cumsum(simulate.run(...).metrics[name])``.
     ``on_round(t)`` is called after every round (progress reporting).
     """
-    gaps = arm_regrets(instance.means, spec.task)  # type: ignore[arg-type]
+    gaps = arm_regrets(instance, spec.task)
     names = list(gaps)
     table = np.stack([gaps[k] for k in names], axis=1)  # (K, metrics)
     total = np.zeros((len(seeds), len(names)))

@@ -185,11 +185,18 @@ def span_estimate(X: np.ndarray, B: np.ndarray, counts: np.ndarray, sums: np.nda
     return B @ np.linalg.solve(V, XB.T @ sums)
 
 
-def pull_sequence(arms: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def pull_sequence(arms: np.ndarray, counts: np.ndarray, limit: int | None = None) -> np.ndarray:
     """Interleave ``counts[i]`` pulls of ``arms[i]`` smoothly (001 §6 item 25): pull j of arm i sits at
-    position (j + 1/2) / counts[i] of the batch, so the animation shows the design progressively."""
+    position (j + 1/2) / counts[i] of the batch, so the animation shows the design progressively.
+
+    A batch larger than ``limit`` (the pulls a run can still make) is shrunk to ``limit`` pulls in the
+    same proportions: the run ends inside it anyway, and memory stays bounded whatever the allocation.
+    """
     arms = np.asarray(arms)
     counts = np.asarray(counts, dtype=np.int64)
+    if limit is not None and counts.sum() > limit:
+        counts = np.floor(counts / counts.sum() * limit).astype(np.int64)
+        counts[np.argmax(counts)] += limit - counts.sum()
     keep = counts > 0
     arms, counts = arms[keep], counts[keep]
     reps = np.repeat(np.arange(len(arms)), counts)

@@ -97,7 +97,7 @@ def run(
         if alg.done:
             break
     arms, rewards = arms[:t], rewards[:t]
-    metrics = {} if contextual else {k: v[arms] for k, v in arm_regrets(instance.means, spec.task).items()}
+    metrics = {} if contextual else {k: v[arms] for k, v in arm_regrets(instance, spec.task).items()}
     metrics.update({k: np.asarray(v) for k, v in per_round.items()})
     return Trace(
         instance=instance, algorithm=spec.name, params=spec.validate(params), seed=seed, horizon=horizon,

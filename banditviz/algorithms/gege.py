@@ -55,6 +55,7 @@ class _GEGE(BatchedIdentifier):
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         super().reset(problem, rng)
         self.X = features_of(problem)
+        self.horizon = int(problem.horizon)
         self.h = design.subspace_basis(self.X).shape[1]
         if self.h == 0:
             raise ValueError("features: GEGE needs features that are not all zero")
@@ -82,7 +83,7 @@ class _GEGE(BatchedIdentifier):
         self.extras.update(phase="explore", design=self.weights.copy(), allocation=allocation,
                            h_r=Xt.shape[1], certificate=ratio, rounding_ratio=design.rounding_ratio(Xt, alloc),
                            active=A.copy())
-        self.start_batch(design.pull_sequence(A, alloc))
+        self.start_batch(design.pull_sequence(A, alloc, limit=self.horizon))
 
     def estimate(self, box_delta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """This round's estimates of the active arms: (mu_hat, gaps, empirically-optimal mask)."""

@@ -147,3 +147,11 @@ def test_cached_design_returns_independent_copies() -> None:
 def test_synthetic_means_are_the_base_parameters() -> None:
     X = synthetic_features(8)
     np.testing.assert_array_equal(X @ SYNTH_THETA, SYNTH_THETA)
+
+
+def test_pull_sequence_shrinks_a_batch_larger_than_the_limit_in_proportion():
+    seq = design.pull_sequence(np.arange(10), np.full(10, 5 * 10**12), limit=50)
+    assert len(seq) == 50 and np.array_equal(np.bincount(seq, minlength=10), np.full(10, 5))
+    seq = design.pull_sequence(np.array([4, 7]), np.array([30, 10]), limit=8)
+    assert np.array_equal(np.bincount(seq, minlength=8)[[4, 7]], [6, 2])
+    assert len(design.pull_sequence(np.array([4, 7]), np.array([3, 1]), limit=100)) == 4
