@@ -26,7 +26,9 @@ _spec = importlib.util.spec_from_file_location("browser_conftest", ROOT / "tests
 harness = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(harness)  # the browser tests' server harness (free port, health check, clean stop)
 
-FIGURE_DATA = "() => JSON.stringify(document.querySelector('.js-plotly-plot').data.map(t => [t.x, t.y]))"
+# Every frame's drawn data (the figure autoplays, so the data on screen changes without a new run).
+FIGURE_FRAMES = ("() => JSON.stringify(document.querySelector('.js-plotly-plot')._transitionData._frames"
+                 ".map(f => [f.name, (f.data || []).map(t => [t.x, t.y])]))")
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 SETTINGS = {"default (2D)": "default", "3D": "default_3d"}
 PRESSES = 3
@@ -42,11 +44,11 @@ def reference(preset: str, seed: int) -> float:
 
 def press_run(page, seed: int) -> float:
     """Seconds from the click on Run to the redrawn figure, with the script finished."""
-    old = page.evaluate(FIGURE_DATA)
+    old = page.evaluate(FIGURE_FRAMES)
     page.get_by_role("spinbutton", name="Seed").fill(str(seed))
     start = time.perf_counter()
     page.get_by_role("button", name="Run").click()
-    page.wait_for_function(f"(old) => ({FIGURE_DATA[6:]}) !== old", arg=old, timeout=120_000)
+    page.wait_for_function(f"(old) => ({FIGURE_FRAMES[6:]}) !== old", arg=old, timeout=120_000)
     page.wait_for_function(IDLE, timeout=120_000)
     return time.perf_counter() - start
 

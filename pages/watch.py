@@ -3,15 +3,34 @@
 import numpy as np
 import pandas as pd
 import streamlit as st
+import streamlit.components.v1 as components
 
 import banditviz
 from banditviz_app import forms, runs, state
+
+# Presses the figure's own play button once its frames are loaded: the first screen of a session moves by
+# itself (a fixed script with no user data; the component's iframe shares the page's origin). The 1.5 s wait
+# lets Streamlit finish drawing the chart: an animation started during that redraw cannot be paused
+# (measured in Chromium: pause then has no effect).
+AUTOPLAY = """<script>
+function press(triesLeft) {
+  const gd = window.parent.document.querySelector('.js-plotly-plot');
+  const frames = gd && gd._transitionData && gd._transitionData._frames;
+  const button = gd && gd.querySelector('.updatemenu-button');
+  if (frames && frames.length > 1 && button) {
+    setTimeout(() => button.dispatchEvent(new MouseEvent('click', {bubbles: true})), 1500);
+  } else if (triesLeft > 0) {
+    setTimeout(() => press(triesLeft - 1), 250);
+  }
+}
+press(120);
+</script>"""
 
 setting = state.current()
 inst = setting.instance
 st.markdown("## Watch an algorithm learn")
 st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {inst.K} arms, {inst.L} objectives "
-           f"({inst.kind}). Change it on the Design page. Press ▶ Play under the figure.")
+           f"({inst.kind}). Change it on the Design page. ▶ play, ❚❚ pause and the round slider are under the figure.")
 
 with st.expander("Algorithm, parameters, horizon and seed", expanded=False):
     name = forms.algorithm_picker(inst.kind, setting.algorithm, key="watch")
@@ -35,6 +54,9 @@ except ValueError as exc:
     st.stop()
 
 st.plotly_chart(fig, key="watch_figure", config={"displaylogo": False})
+if not st.session_state.get("watch_autoplayed"):
+    st.session_state["watch_autoplayed"] = True
+    components.html(AUTOPLAY, height=0)
 
 outcome = f"Played {trace.rounds:,} rounds"
 if trace.stopped_at is not None:

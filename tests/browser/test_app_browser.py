@@ -14,6 +14,9 @@ pytestmark = pytest.mark.browser
 FIGURE = ".js-plotly-plot"
 SLIDER_ACTIVE = "() => document.querySelector('.js-plotly-plot')._fullLayout.sliders[0].active"
 FIGURE_DATA = "() => JSON.stringify(document.querySelector('.js-plotly-plot').data.map(t => [t.x, t.y]))"
+# Every animation frame's drawn data: the whole run as the browser holds it, whatever frame is on screen.
+FIGURE_FRAMES = ("() => JSON.stringify(document.querySelector('.js-plotly-plot')._transitionData._frames"
+                 ".map(f => [f.name, (f.data || []).map(t => [t.x, t.y])]))")
 
 
 def wait_app(page) -> None:
@@ -31,6 +34,10 @@ def open_controls(page) -> None:
     page.get_by_role("spinbutton", name="Seed").wait_for()
 
 
+def slider_passes(page, index: int, timeout: float = 20_000) -> None:
+    page.wait_for_function(f"() => ({SLIDER_ACTIVE[6:]}) > {index}", timeout=timeout)
+
+
 def test_watch_default_run_plays(page, server, screenshot):
     page.goto(server)
     page.wait_for_selector(FIGURE, timeout=90_000)
@@ -38,12 +45,17 @@ def test_watch_default_run_plays(page, server, screenshot):
     no_exception(page)
     assert "preset=default" in page.url and "alg=pareto_ucb1" in page.url
     screenshot(page, "watch_first_screen")
-    before, data_before = page.evaluate(SLIDER_ACTIVE), page.evaluate(FIGURE_DATA)
-    page.locator(".updatemenu-button", has_text="play").first.click()
-    page.wait_for_function(f"() => ({SLIDER_ACTIVE[6:]}) > {before + 5}", timeout=20_000)
-    assert page.evaluate(FIGURE_DATA) != data_before  # the drawn estimates and boxes moved
-    page.wait_for_timeout(1500)
+    data_first = page.evaluate(FIGURE_DATA)
+    slider_passes(page, 5)  # the first screen moves by itself
+    assert page.evaluate(FIGURE_DATA) != data_first  # the drawn estimates and boxes moved
     screenshot(page, "watch_playing")
+    page.locator(".updatemenu-button", has_text="pause").first.click()
+    page.wait_for_timeout(500)
+    paused = page.evaluate(SLIDER_ACTIVE)
+    page.wait_for_timeout(1000)
+    assert page.evaluate(SLIDER_ACTIVE) == paused
+    page.locator(".updatemenu-button", has_text="play").first.click()
+    slider_passes(page, paused + 5)
     screenshot(page, "watch_full", height=2600)
 
 
@@ -52,14 +64,14 @@ def test_shared_link_reproduces_the_run(browser, page, server, screenshot):
     page.wait_for_selector(FIGURE, timeout=90_000)
     wait_app(page)
     open_controls(page)
-    seed0 = page.evaluate(FIGURE_DATA)
+    seed0 = page.evaluate(FIGURE_FRAMES)
     page.get_by_role("spinbutton", name="Seed").fill("5")
     page.get_by_role("button", name="Run").click()
     page.wait_for_url("**seed=5**", timeout=60_000)
-    page.wait_for_function(f"(old) => ({FIGURE_DATA[6:]}) !== old", arg=seed0, timeout=60_000)
+    page.wait_for_function(f"(old) => ({FIGURE_FRAMES[6:]}) !== old", arg=seed0, timeout=60_000)
     wait_app(page)
     no_exception(page)
-    link, data = page.url, page.evaluate(FIGURE_DATA)
+    link, frames = page.url, page.evaluate(FIGURE_FRAMES)
     fresh = browser.new_context(viewport={"width": 1600, "height": 1000})
     try:
         other = fresh.new_page()
@@ -67,7 +79,7 @@ def test_shared_link_reproduces_the_run(browser, page, server, screenshot):
         other.wait_for_selector(FIGURE, timeout=60_000)
         wait_app(other)
         assert "seed 5" in other.locator("[data-testid='stSidebar']").inner_text()
-        assert other.evaluate(FIGURE_DATA) == data
+        assert other.evaluate(FIGURE_FRAMES) == frames
         screenshot(other, "watch_shared_link")
     finally:
         fresh.close()
