@@ -38,7 +38,7 @@ from .. import pareto
 from ..algorithms.base import ACTIVE, ALGORITHMS, REJECTED, STATUS_NAMES
 from ..trace import Trace
 from . import geometry as geo
-from .palette import STATUS_COLORS, STATUS_LABELS, base_layout, rgba
+from .palette import STATUS_COLORS, STATUS_LABELS, axis_label, base_layout, plain, rgba
 
 BOX_LABEL = "confidence box (lower to upper bound)"
 MAX_SHOWN_CUBOIDS = 20  # more arms in 3-D: cuboids start hidden (one legend click shows them)
@@ -97,10 +97,7 @@ class _Ctx:
 
 
 def _axis_title(ctx: _Ctx, j: int) -> str:
-    inst = ctx.trace.instance
-    obj = ctx.objectives[j]
-    name = inst.objective_names[obj]
-    return f"{name} (minimised)" if inst.directions[obj] == "min" else name
+    return axis_label(ctx.trace.instance, ctx.objectives[j])
 
 
 def _status_of(snap) -> np.ndarray:
@@ -691,7 +688,7 @@ _TASK_WORDS = {"regret": "minimising Pareto regret", "identify": "identifying th
 
 def _title(trace: Trace, task: str) -> str:
     inst = trace.instance
-    title = f"{trace.algorithm} on {inst.name or f'{inst.K} arms'} (seed {trace.seed}): {_TASK_WORDS[task]}"
+    title = f"{trace.algorithm} on {plain(inst.name) or f'{inst.K} arms'} (seed {trace.seed}): {_TASK_WORDS[task]}"
     if trace.stopped_at is not None:
         title += f", stopped at round {trace.stopped_at}"
     if trace.snapshot_means is not None:

@@ -7,6 +7,7 @@ Fonts are sized for a projector: 18 px body, 24 px titles.
 
 from __future__ import annotations
 
+import html
 from functools import lru_cache
 from typing import Any
 
@@ -68,3 +69,14 @@ def base_layout(title: str, **extra: Any) -> dict[str, Any]:
     }
     layout.update(extra)
     return layout
+
+
+def plain(text: str) -> str:
+    """User text (arm, objective and instance names) escaped, so that Plotly shows it as text, never as HTML."""
+    return html.escape(text, quote=False)
+
+
+def axis_label(instance: Any, obj: int) -> str:
+    """Axis title of objective ``obj``: its (escaped) name, marked "(minimised)" when it is minimised."""
+    name = plain(instance.objective_names[obj])
+    return f"{name} (minimised)" if instance.directions[obj] == "min" else name

@@ -24,7 +24,7 @@ from ..algorithms.base import STATUS_NAMES
 from ..instances import Instance, sample_contexts
 from ..trace import Trace
 from . import geometry as geo
-from .palette import STATUS_COLORS, STATUS_LABELS, base_layout, rgba, series_color
+from .palette import STATUS_COLORS, STATUS_LABELS, axis_label, base_layout, plain, rgba, series_color
 
 MAX_CURVE_POINTS = 600
 _METRIC_LABELS = {"pareto_regret": "Pareto regret", "effective_regret": "effective Pareto regret",
@@ -49,11 +49,6 @@ def metric_label(metric: str) -> str:
     if metric.startswith("priority_regret_"):
         return f"priority regret, objective {metric.rsplit('_', 1)[1]}"
     return _METRIC_LABELS.get(metric, metric.replace("_", " "))
-
-
-def _axis_name(instance: Instance, obj: int) -> str:
-    name = instance.objective_names[obj]
-    return f"{name} (minimised)" if instance.directions[obj] == "min" else name
 
 
 # ------------------------------------------------------------------------------------------ preview
@@ -103,7 +98,7 @@ def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = No
         if not mask.any():
             continue
         sel = np.flatnonzero(mask)
-        kw = dict(mode="markers+text", name=name, text=[instance.arm_names[i] for i in sel],
+        kw = dict(mode="markers+text", name=name, text=[plain(instance.arm_names[i]) for i in sel],
                   customdata=np.column_stack([gap_p[sel], gap_c[sel]]), hovertemplate=hover,
                   textposition="top center", marker={"color": color, "symbol": symbol,
                                                      "size": 10 if three else 18,
@@ -127,15 +122,16 @@ def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = No
         data.insert(1, go.Scatter(x=chain[:, 0], y=chain[:, 1], mode="lines",
                                   name="effective front (convex hull)", hoverinfo="skip",
                                   line={"color": STATUS_COLORS["hull"], "width": 6, "dash": "dot"}))
-    title = f"{instance.name or 'instance'}: {int(P.sum())} Pareto-optimal arms, {int(C.sum())} on the effective front"
+    title = (f"{plain(instance.name) or 'instance'}: {int(P.sum())} Pareto-optimal arms, "
+             f"{int(C.sum())} on the effective front")
     layout = base_layout(title + note, height=640)
     if three:
-        layout["scene"] = {f"{a}axis": {"title": {"text": _axis_name(instance, o)}}
+        layout["scene"] = {f"{a}axis": {"title": {"text": axis_label(instance, o)}}
                            for a, o in zip("xyz", obj, strict=True)}
         layout["scene"]["aspectmode"] = "cube"
     else:
-        layout.update(xaxis={"title": {"text": _axis_name(instance, obj[0])}},
-                      yaxis={"title": {"text": _axis_name(instance, obj[1])}})
+        layout.update(xaxis={"title": {"text": axis_label(instance, obj[0])}},
+                      yaxis={"title": {"text": axis_label(instance, obj[1])}})
     return go.Figure(data=data, layout=layout)
 
 

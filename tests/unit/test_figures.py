@@ -575,3 +575,15 @@ def test_frames_read_as_plotly_objects_and_serialise_unchanged(ucb_trace):
     assert len(traces) == len(before["data"]) and traces[0].type == before["data"][0]["type"]
     assert fig.to_dict()["frames"][5] == before
     assert len(go.Figure(fig).frames) == 12
+
+
+def test_user_text_is_shown_as_text_not_html():
+    """Arm, objective and instance names go into the figures escaped (Plotly renders a subset of HTML)."""
+    from banditviz import Instance, figures, run
+
+    inst = Instance.from_means([[0.1, 0.9], [0.8, 0.2], [0.3, 0.3]], sigma=0.3, name="<i>mine</i>",
+                               arm_names=["<b>bold</b>", "a&b", "c"], objective_names=["<a href='x'>o1</a>", "o2"])
+    for fig in (figures.instance_preview(inst), figures.animate(run(inst, "pareto_ucb1", 50, seed=0, snapshots=5))):
+        text = fig.to_json()
+        assert "<b>bold</b>" not in text and "<i>mine</i>" not in text and "<a href" not in text
+    assert "&lt;b&gt;bold" in figures.instance_preview(inst).to_json()
