@@ -204,9 +204,10 @@ def test_single_arm_membership_is_exact():
 
 
 def test_pair_mixture_certificate():
-    """(1, .9, 0) is beaten by the midpoint of (2, 0, 0) and (0, 2, 0)... only with the third objective equal."""
+    """The certificate needs slack in every objective: (.9, .9, 0) under the midpoint (1, 1, 0) of (2, 0, 0) and
+    (0, 2, 0) ties objective 3, so it is left to the LP; (.9, .9, -.1) is certified outside the front."""
     U = np.array([(2.0, 0.0, 0.0), (0.0, 2.0, 0.0), (0.9, 0.9, 0.0)])
-    assert not pair_mixture_dominates(U, 2, 1e-9, 1e-15)  # the midpoint (1, 1, 0) ties objective 3: no certificate
+    assert not pair_mixture_dominates(U, 2, 1e-9, 1e-15)
     U[2, 2] = -0.1
     assert pair_mixture_dominates(U, 2, 1e-9, 1e-15)
     assert not pair_mixture_dominates(U, 0, 1e-9, 1e-15)
