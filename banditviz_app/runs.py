@@ -28,6 +28,7 @@ from . import state
 
 CACHE = {"max_entries": 32, "ttl": 3600, "show_spinner": False}
 FIGURE_CACHE = {**CACHE, "max_entries": 16}  # an animated figure holds up to ~5 MB
+REGRET_LABELS = {"pareto_regret": "cumulative Pareto regret", "effective_regret": "cumulative effective Pareto regret"}
 
 
 @st.cache_data(**CACHE)

@@ -56,7 +56,7 @@ def press_run(page, seed: int) -> float:
 def main() -> int:
     executable = shutil.which("chromium") or "/usr/bin/chromium"
     results = {}
-    with harness.streamlit_server() as url, sync_playwright() as p:
+    with harness.streamlit_server() as (url, _), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, headless=True, args=harness.CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         for label, preset in SETTINGS.items():

@@ -68,6 +68,9 @@ if trace.recommendation is not None:
         outcome += " (the true Pareto set)"
     elif runs.correct(trace) == 0.0:
         outcome += " (not the true Pareto set)"
+totals = {label: trace.metrics[key].sum() for key, label in runs.REGRET_LABELS.items() if key in trace.metrics}
+if totals:
+    outcome += "; " + ", ".join(f"{label} {value:.4g}" for label, value in totals.items())
 st.markdown(state.plain(outcome + "."))
 
 

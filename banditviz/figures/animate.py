@@ -44,6 +44,10 @@ BOX_LABEL = "confidence box (lower to upper bound)"
 MAX_SHOWN_CUBOIDS = 20  # more arms in 3-D: cuboids start hidden (one legend click shows them)
 SPEEDS = (("slow", 300), ("normal", 90), ("fast", 30))  # (label, ms per frame); doubled in 3-D (full redraws)
 MAX_STRIPS = 5
+# Arm x frame products that keep a figure's JSON near 5 MB (measured: ~170 bytes per arm and frame in 2-D and
+# strips, ~700 in 3-D); many arms get fewer frames, never fewer than MIN_FRAMES.
+ARM_FRAME_BUDGET = {2: 30_000, 3: 7_000}
+MIN_FRAMES = 5
 _STATUS_RGB = [STATUS_COLORS[s] for s in STATUS_NAMES]
 
 
@@ -713,7 +717,8 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     strips = task == "lexicographic" or inst.L == 1
     obj = _check_objectives(objectives, inst.L, strips)
     signs = np.array([-1.0 if inst.directions[o] == "min" else 1.0 for o in obj])
-    ctx = _Ctx(trace, frame_indices(len(trace.snapshots), int(max_frames)), obj, signs)
+    budget = ARM_FRAME_BUDGET[3 if len(obj) == 3 and not strips else 2] // inst.K
+    ctx = _Ctx(trace, frame_indices(len(trace.snapshots), max(MIN_FRAMES, min(int(max_frames), budget))), obj, signs)
     right = (0.66, 1.0)
     if strips:
         main: _Panel = _Strips(ctx, show_truth, first_axis=3)

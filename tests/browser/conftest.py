@@ -43,8 +43,10 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> Non
 
 
 @contextlib.contextmanager
-def streamlit_server() -> Iterator[str]:
-    """``streamlit run app.py`` on a free localhost port in its own process group; stops exactly that group."""
+def streamlit_server() -> Iterator[tuple[str, int]]:
+    """``streamlit run app.py`` on a free localhost port in its own process group; stops exactly that group.
+
+    Yields the server's URL and its process id (the load tests read its memory)."""
     port = free_port()
     cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
@@ -53,7 +55,7 @@ def streamlit_server() -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)
-        yield url
+        yield url, proc.pid
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
@@ -64,7 +66,7 @@ def streamlit_server() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
-    with streamlit_server() as url:
+    with streamlit_server() as (url, _):
         yield url
 
 

@@ -587,3 +587,14 @@ def test_user_text_is_shown_as_text_not_html():
         text = fig.to_json()
         assert "<b>bold</b>" not in text and "<i>mine</i>" not in text and "<a href" not in text
     assert "&lt;b&gt;bold" in figures.instance_preview(inst).to_json()
+
+
+@pytest.mark.parametrize("L", [2, 3])
+def test_many_arms_get_fewer_frames_so_the_figure_stays_near_5_mb(L):
+    from banditviz import figures, run
+    from banditviz.instances import uniform_box
+
+    trace = run(uniform_box(1000, L, seed=0), "uniform", 1200, seed=0, snapshots=200)
+    fig = figures.animate(trace)
+    assert 5 <= len(fig.frames) < 200
+    assert len(fig.to_json()) < 6_000_000
