@@ -92,12 +92,21 @@ def cached_sweep(instance_json: str, algorithms: tuple[tuple[str, str], ...], se
             return _SWEEPS[key].copy()
     inst = banditviz.Instance.from_json(instance_json)
     entries = [(name, json.loads(params)) for name, params in algorithms]
-    table = run_sweep(inst, entries, seeds, horizon, backend="serial", progress=progress)
+    table = run_sweep(inst, entries, seeds, horizon, backend=sweep_backend(len(entries) * seeds, horizon),
+                      progress=progress)
     with _SWEEPS_LOCK:
         _SWEEPS[key] = table
         while len(_SWEEPS) > MAX_SWEEPS:
             _SWEEPS.popitem(last=False)
     return table.copy()
+
+
+PROCESSES_FROM = 400_000  # seed-rounds from which local worker processes repay their start-up (~1-2 s)
+
+
+def sweep_backend(runs: int, horizon: int) -> str:
+    """The sweep backend for the app: local processes for large comparisons, in-process below (decision)."""
+    return "processes" if runs * horizon >= PROCESSES_FROM else "serial"
 
 
 def sweep_entries(algorithms: Sequence[str], params: dict[str, dict[str, Any]] | None = None

@@ -158,3 +158,17 @@ def test_add_random_arm_stays_in_the_bounding_box():
     assert grown.K == inst.K + 1 and np.array_equal(grown.means[:-1], inst.means)
     assert np.all(grown.means[-1] >= inst.means.min(axis=0)) and np.all(grown.means[-1] <= inst.means.max(axis=0))
     assert grown == table.add_random_arm(inst)  # reproducible
+
+
+def test_large_comparisons_run_on_local_processes_with_the_serial_results(monkeypatch):
+    assert runs.sweep_backend(2, 1000) == "serial"
+    assert runs.sweep_backend(100, 10_000) == "processes"
+    entries = runs.sweep_entries(["pareto_ucb1", "uniform"])
+    inst_json = state.compact_json(banditviz.preset("default"))
+    serial = runs.cached_sweep(inst_json, entries, 3, 300)
+    monkeypatch.setattr(runs, "PROCESSES_FROM", 1)
+    monkeypatch.setattr(runs, "_SWEEPS", type(runs._SWEEPS)())
+    calls = []
+    parallel = runs.cached_sweep(inst_json, entries, 3, 300, progress=lambda done, total: calls.append(done))
+    pd.testing.assert_frame_equal(serial, parallel)
+    assert calls and calls[-1] == 6
