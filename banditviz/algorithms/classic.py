@@ -2,8 +2,9 @@
 
 * Uniform / round-robin allocation.
 * Pareto UCB1 (Drugan & Nowé, "Designing multi-objective multi-armed bandits algorithms: a study",
-  IJCNN 2013, Algorithm 2): index mu_hat_i + sqrt(2 ln(n (L K)^{1/4}) / n_i) per objective, play
-  uniformly at random among the arms whose index vectors are Pareto optimal.
+  IJCNN 2013, Algorithm 2): index mu_hat_i + sqrt(2 ln(n (L |A*|)^{1/4}) / n_i) per objective, play
+  uniformly at random among the arms whose index vectors are Pareto optimal. The size |A*| of the
+  Pareto front is unknown to the learner; K, its upper bound, stands in for it (decision).
 * Pareto Thompson sampling (Yahyaa & Manderick, "Thompson sampling for multi-objective multi-armed
   bandits problem", ESANN 2015): one posterior sample per arm and objective, play uniformly among the
   Pareto-optimal samples. Gaussian rewards: posterior N(S/(n+1), sigma^2/(n+1)) (prior N(0, sigma^2));
