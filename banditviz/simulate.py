@@ -71,12 +71,15 @@ def run(
     rewards = np.empty((horizon, instance.reward_dim))
     per_round: dict[str, list[float]] = {}
     states, truth = [], []
+    sees_truth = getattr(alg, "sees_truth", False)  # only the reference oracles of 002 §3.5 see the truth
+    last_rec: tuple[int, ...] | None = None
+    rec_values: dict[str, float] = {}
     t = 0
     for t in range(1, horizon + 1):
         if contextual:
             env.next_round()
             problem.context = env.context
-        if getattr(alg, "sees_truth", False):  # only the reference oracles of 002 §3.5 see the truth
+        if sees_truth:
             problem.params["true_means"] = env.means
         arm = int(alg.select(t))
         if not 0 <= arm < instance.K:
@@ -87,7 +90,9 @@ def run(
         rewards[t - 1] = reward
         values = pulled_regrets(env.means, arm, spec.task) if contextual else {}
         if rec_metric is not None:
-            values.update(rec_metric(instance, alg.recommendation))
+            if t == 1 or alg.recommendation != last_rec:  # the answer often stays put: score it once
+                last_rec, rec_values = alg.recommendation, rec_metric(instance, alg.recommendation)
+            values.update(rec_values)
         for key, value in values.items():
             per_round.setdefault(key, []).append(value)
         if t in snap_at or (alg.done and snapshots):
