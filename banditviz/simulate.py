@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from . import limits
-from .algorithms.base import AlgorithmSpec, Problem, get_algorithm
+from .algorithms.base import Algorithm, AlgorithmSpec, Problem, get_algorithm
 from .environment import Environment
 from .instances import Instance
 from .metrics import RECOMMENDATION_METRICS, arm_regrets, pulled_regrets
@@ -39,6 +39,24 @@ def resolve(algorithm: str | AlgorithmSpec, instance: Instance) -> AlgorithmSpec
             f"algorithm: {spec.name} runs on instance kinds {list(spec.kinds)}, not on {instance.kind!r}"
         )
     return spec
+
+
+def drive(alg: Algorithm, instance: Instance, horizon: int, seed: int = 0) -> int:
+    """Play an already-built ``alg`` on the engine's environment without recording anything.
+
+    For timing an algorithm alone or inspecting its internals afterwards; returns the rounds played.
+    Non-contextual instances only (no per-round contexts are drawn).
+    """
+    if instance.kind == "contextual":
+        raise ValueError("instance: drive() plays fixed instances; use run() for a contextual one")
+    env = Environment(instance, seed)
+    alg.reset(make_problem(instance, horizon, env.context), env.policy_rng)
+    for t in range(1, horizon + 1):
+        arm = alg.select(t)
+        alg.update(arm, env.pull(arm))
+        if alg.done:
+            return t
+    return horizon
 
 
 def run(

@@ -23,9 +23,8 @@ import banditviz as bv
 from banditviz import design
 from banditviz.algorithms.gege import GEGEFixedConfidence
 from banditviz.algorithms.pfiwr import PFIwR
-from banditviz.environment import Environment
 from banditviz.instances import Instance
-from banditviz.simulate import make_problem
+from banditviz.simulate import drive
 
 NOC_CSV = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "noc_CM_log.csv"
 
@@ -89,17 +88,6 @@ def table2_instance() -> Instance:
     v = rng.normal(size=8)
     theta = 3 * (v[:, None] + 0.2 * rng.normal(size=(8, 8)))
     return Instance.from_linear(X / np.linalg.norm(X, axis=1, keepdims=True), theta, sigma=0.5)
-
-
-def drive(alg, instance: Instance, horizon: int, seed: int) -> int:
-    env = Environment(instance, seed)
-    alg.reset(make_problem(instance, horizon, env.context), env.policy_rng)
-    for t in range(1, horizon + 1):
-        arm = alg.select(t)
-        alg.update(arm, env.pull(arm))
-        if alg.done:
-            return t
-    return horizon
 
 
 def timed(fn, seeds: range) -> tuple[float, float, float]:

@@ -217,3 +217,17 @@ def test_linear_instances_run_with_classic_algorithms():
     inst = random_linear(6, d=3, L=2, seed=0)
     tr = run(inst, "pareto_ucb1", 200, seed=0)
     np.testing.assert_array_equal(tr.metrics["pareto_regret"], inst.pareto_gaps[tr.arms])
+
+
+def test_drive_plays_the_same_rounds_as_run_and_stops_with_the_algorithm():
+    from banditviz import simulate
+
+    inst = preset("default")
+    alg = ALGORITHMS["pareto_ts"].make()
+    assert simulate.drive(alg, inst, 300, seed=4) == 300
+    np.testing.assert_array_equal(alg.stats.counts, np.bincount(run(inst, "pareto_ts", 300, seed=4).arms, minlength=10))
+    fc = ALGORITHMS["gege_fc"].make()  # fixed confidence: stops long before this horizon on an easy instance
+    played = simulate.drive(fc, Instance.from_means([[1.0, 0.0], [0.0, 1.0], [-2.0, -2.0]], sigma=0.1), 10**6)
+    assert fc.done and played < 10**5 and set(fc.recommendation) == {0, 1}
+    with pytest.raises(ValueError, match="contextual"):
+        simulate.drive(ALGORITHMS["pareto_ucb1"].make(), random_contextual(4, 2, 2), 10)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import banditviz as bv
+from banditviz import simulate
 from banditviz.algorithms import ALGORITHMS
 from banditviz.algorithms.base import ACCEPTED, REJECTED
 from banditviz.algorithms.pfiwr import (
@@ -33,13 +34,7 @@ PSI_NAMES = ("gege_fb", "gege_fc", "ege_sh", "ege_sr", "uniform_identify", "ape"
 def drive(instance: Instance, name: str, horizon: int, seed: int = 0, **params):
     """Run an algorithm by hand (select / update) and return it, to inspect its internals."""
     alg = ALGORITHMS[name].make(**params)
-    env = Environment(instance, seed)
-    alg.reset(make_problem(instance, horizon, env.context), env.policy_rng)
-    for t in range(1, horizon + 1):
-        arm = alg.select(t)
-        alg.update(arm, env.pull(arm))
-        if alg.done:
-            break
+    simulate.drive(alg, instance, horizon, seed)
     return alg
 
 
