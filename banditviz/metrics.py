@@ -58,14 +58,3 @@ def identification_error(instance: Instance, recommendation: tuple[int, ...] | N
 
 RecommendationMetric = Callable[[Instance, "tuple[int, ...] | None"], dict[str, float]]
 RECOMMENDATION_METRICS: dict[str, RecommendationMetric] = {"identify": identification_error}
-
-
-def f1_score(recommended: tuple[int, ...] | None, truth: tuple[int, ...]) -> float:
-    """F1 of a recommended set against the true set (0 when nothing is recommended)."""
-    if not recommended:
-        return 0.0
-    hit = len(set(recommended) & set(truth))
-    if hit == 0:
-        return 0.0
-    precision, recall = hit / len(set(recommended)), hit / len(set(truth))
-    return 2 * precision * recall / (precision + recall)
