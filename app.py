@@ -6,6 +6,8 @@ The session's setting is read from the URL on the first run and written back aft
 so the address bar always holds a link that reproduces what is on screen.
 """
 
+import logging
+
 import streamlit as st
 
 from banditviz_app import state
@@ -37,5 +39,10 @@ with st.sidebar:
 
 if "bv_url_error" in st.session_state:
     st.error(st.session_state.pop("bv_url_error"), icon=":material/error:")
-page.run()
+try:
+    page.run()
+except Exception as exc:  # a bug, not bad input (pages show those as ValueErrors): a message, never a traceback
+    logging.getLogger("banditviz").exception("page %s failed", page.title)
+    st.error(f"Something went wrong on this page ({type(exc).__name__}: {exc}). Your instance is kept: change a "
+             "setting, or reload the page.", icon=":material/error:")
 state.sync_url()

@@ -293,3 +293,16 @@ def test_every_instance_kind_renders_on_watch_and_design(preset, algorithm):
     assert not at.exception and not errors(at)
     at.switch_page("pages/design.py").run()
     assert not at.exception and not errors(at) and len(charts(at)) == 1
+
+
+def test_an_unexpected_failure_shows_an_error_not_a_traceback(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("solver gave up")
+
+    monkeypatch.setattr(banditviz, "run", broken)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update({**SMALL, "T": "151", "seed": "99"})  # inputs no other test has cached
+    at.run()
+    assert not at.exception
+    assert any("RuntimeError: solver gave up" in e for e in errors(at)), errors(at)
+    assert setting(at).instance == banditviz.preset("default")
