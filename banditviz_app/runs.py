@@ -119,8 +119,8 @@ def curve_frame(table: pd.DataFrame) -> pd.DataFrame:
     """The regret rows of a sweep table in the shape `figures.regret_curves` takes: per (algorithm, seed,
     recorded round) the increment of each cumulative metric since the previous recorded round, so that
     the figure's cumulative sum gives back the sweep's ``cum_<metric>`` at every recorded round."""
-    rows = table[table["round"].notna()] if "round" in table else table.iloc[0:0]
-    cums = [c for c in rows.columns if c.startswith("cum_")]
+    rows = table[table["round"].notna()] if "round" in table else table.iloc[0:0].assign(round=pd.Series(dtype="Int64"))
+    cums = [c for c in rows.columns if c.startswith("cum_") and rows[c].notna().any()]  # metrics these runs record
     out = rows[["algorithm", "seed", "round"]].astype({"round": "int64"}).reset_index(drop=True)
     grouped = rows.groupby(["algorithm", "seed"], sort=False)
     for c in cums:

@@ -1,5 +1,6 @@
 """Compare: several algorithms on the current instance, many seeds, the same noise for every algorithm."""
 
+import pandas as pd
 import streamlit as st
 
 from banditviz import figures
@@ -15,7 +16,8 @@ st.caption(f"Instance **{state.plain(inst.name or 'custom')}** ({inst.K} arms, {
            "runs at its paper defaults; seed s gives every algorithm the same noise for the same arm pull.")
 
 algs = forms.compatible(inst.kind)
-same_task = [n for n, s in algs.items() if s.task == algs[setting.algorithm].task]
+same_task = [setting.algorithm, *(n for n, s in algs.items()
+                                  if s.task == algs[setting.algorithm].task and n != setting.algorithm)]
 with st.form("compare_form"):
     chosen = st.multiselect("Algorithms", list(algs), default=same_task[:4], key=f"compare_algs_{inst.kind}",
                             format_func=lambda n: f"{n} ({algs[n].paper.split(',')[0]})")
@@ -24,13 +26,13 @@ with st.form("compare_form"):
     horizon = c2.number_input("Horizon T", 10, MAX_COMPARE_HORIZON, min(setting.horizon, 2000), step=100,
                               key="compare_T")
     if st.form_submit_button("Run the comparison", type="primary"):
-        st.session_state["compare_request"] = (tuple(chosen), int(n_seeds), int(horizon))
+        st.session_state["compare_request"] = (setting.instance_json, tuple(chosen), int(n_seeds), int(horizon))
 
 request = st.session_state.get("compare_request")
-if request is None or not request[0]:
+if request is None or request[0] != setting.instance_json or not request[1]:  # a result belongs to its instance
     st.info("Pick algorithms and press **Run the comparison**.")
     st.stop()
-chosen, n_seeds, horizon = request
+_, chosen, n_seeds, horizon = request
 bar = st.progress(0.0, text="Running...")
 
 
@@ -45,26 +47,36 @@ except ValueError as exc:
     st.stop()
 bar.empty()
 
+
+def regret_tab(curves) -> None:
+    """Mean cumulative regret curves of the algorithms that record the chosen metric."""
+    metrics = [c for c in curves.columns if c not in ("algorithm", "seed", "round")]
+    c1, c2, c3 = st.columns([2, 1, 1])
+    metric = c1.selectbox("Metric", metrics, key="compare_metric")
+    log_x = c2.checkbox("log rounds", key="compare_logx")
+    log_y = c3.checkbox("log regret", key="compare_logy")
+    shown = curves[curves.groupby("algorithm")[metric].transform(lambda v: v.notna().any())]
+    missing = [a for a in pd.unique(curves["algorithm"]) if a not in set(shown["algorithm"])]
+    if missing:
+        st.caption(f"Not drawn ({metric} is not recorded for them): {', '.join(missing)}.")
+    st.plotly_chart(figures.regret_curves(shown, metric=metric, log_x=log_x, log_y=log_y), key="compare_curves")
+
+
+def stopping_tab(stops) -> None:
+    left, right = st.columns(2)
+    left.plotly_chart(figures.sample_complexity_chart(stops), key="compare_sc")
+    right.plotly_chart(figures.success_rate_chart(stops), key="compare_success")
+
+
 curves, stops = runs.curve_frame(table), runs.stopping_frame(table)
-metrics = [c for c in curves.columns if c not in ("algorithm", "seed", "round")]
-tab_curves, tab_stop = st.tabs(["Regret curves", "Sample complexity and success"])
-with tab_curves:
-    if metrics and not curves.empty:
-        c1, c2, c3 = st.columns([2, 1, 1])
-        metric = c1.selectbox("Metric", metrics, key="compare_metric")
-        log_x = c2.checkbox("log rounds", key="compare_logx")
-        log_y = c3.checkbox("log regret", key="compare_logy")
-        st.plotly_chart(figures.regret_curves(curves, metric=metric, log_x=log_x, log_y=log_y),
-                        key="compare_curves")
-    else:
-        st.info("Identification algorithms: see their stopping times and success rates in the next tab.")
-with tab_stop:
-    if stops.empty:
-        st.info("None of these algorithms recommends a set, so there is no stopping time or success rate.")
-    else:
-        left, right = st.columns(2)
-        left.plotly_chart(figures.sample_complexity_chart(stops), key="compare_sc")
-        right.plotly_chart(figures.success_rate_chart(stops), key="compare_success")
+views = {}  # only the views these algorithms have: regret curves (regret-type), stopping times (identification)
+if len(curves.columns) > 3 and not curves.empty:
+    views["Regret curves"] = lambda: regret_tab(curves)
+if not stops.empty:
+    views["Sample complexity and success"] = lambda: stopping_tab(stops)
+for tab, draw in zip(st.tabs(list(views)), views.values(), strict=True):
+    with tab:
+        draw()
 
 st.subheader("Summary")
 st.dataframe(runs.summary(table), hide_index=True, key="compare_summary")
