@@ -12,7 +12,7 @@ import streamlit as st
 
 from banditviz_app import state
 
-st.set_page_config(page_title="banditviz: watch Pareto bandits learn", page_icon=":material/target:", layout="wide")
+st.set_page_config(page_title="banditviz: watch Pareto bandits learn", page_icon="🎯", layout="wide")
 # Static style (no user content): less empty space above the page, so the figure fits a projector screen.
 st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem;padding-bottom:2rem}</style>")
 state.init_session()
