@@ -8,14 +8,13 @@
 * PFIwR on the 000 §4.2 setting (p = 0.5, practical width, 10^4 rounds) against a naive PFIwR that
   rebuilds the Gram matrix from the whole history every round.
 
-Usage: ``.venv/bin/python benchmarks/identify.py [path/to/noc_CM_log.csv]`` (default ../shared/data/...).
+Usage: ``.venv/bin/python benchmarks/identify.py [path/to/noc_CM_log.csv]`` (default: banditviz.datasets).
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -25,8 +24,6 @@ from banditviz.algorithms.gege import GEGEFixedConfidence
 from banditviz.algorithms.pfiwr import PFIwR
 from banditviz.instances import Instance
 from banditviz.simulate import drive
-
-NOC_CSV = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "noc_CM_log.csv"
 
 
 def naive_design(Xt: np.ndarray, tol: float = 1e-3, max_iter: int = 100_000) -> tuple[np.ndarray, float]:
@@ -110,16 +107,16 @@ def report(label: str, fast: tuple[float, float, float], naive: tuple[float, flo
 
 
 def main() -> None:
-    csv = Path(sys.argv[1]) if len(sys.argv) > 1 else NOC_CSV
-    if csv.is_file():
-        noc = bv.preset("noc", csv_path=csv)
+    try:
+        noc = bv.preset("noc", csv_path=sys.argv[1] if len(sys.argv) > 1 else None)
+    except ValueError as exc:
+        print(f"GEGE on NoC skipped: {exc}")
+    else:
         spec = bv.get_algorithm("gege_fc")
         print(f"GEGE fixed confidence on NoC (K={noc.K}, h=4, delta=0.01, authors_code)")
         fast = timed(lambda s: bv.run(noc, "gege_fc", 400_000, seed=s, snapshots=0, delta=0.01).rounds, range(5))
         naive = timed(lambda s: drive(NaiveGEGE(**spec.validate({"delta": 0.01})), noc, 400_000, s), range(5))
         report("GEGE-FC, engine", fast, naive)
-    else:
-        print(f"NoC data not found at {csv}: GEGE on NoC skipped")
 
     big = table2_instance()
     print(f"GEGE fixed confidence, [K, h, d] = [500, 8, 8], delta = 0.1 (paper Table 2: 1013 ms); "

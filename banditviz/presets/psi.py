@@ -2,7 +2,7 @@
 
 * ``psi_synthetic``: the nested synthetic family of 001 §4.3 (h = 8, d = 2 objectives, K >= 8 arms).
 * ``psi_gap_example``: the 8 base arms of that family as fixed means (001 §6 item 21).
-* ``noc``: the Network-on-Chip instance of 001 §4.2, built from a CSV the user supplies (not shipped).
+* ``noc``: the Network-on-Chip instance of 001 §4.2, from the public CSV (`banditviz.datasets`, fetched on first use).
 * ``pfi_toy``: the six-arm toy example of 000 §1.6.
 * ``pfi_sensitivity``: the linear setting of 000 §4.2 (Fig. 2): d = K = 10, L = 2.
 * ``pfi_mab``: a well-separated Gaussian bandit for PFIMulti (000 §4.4 item 6; our means).
@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import datasets
 from ..instances import Instance, register_preset
 from ..pareto import pareto_mask, psi_gaps
 
@@ -75,10 +76,14 @@ def psi_gap_example(sigma: float = 0.25) -> Instance:
 
 def noc_arrays(csv_path: str | Path | None = None, csv_text: str | bytes | None = None) -> tuple[np.ndarray, ...]:
     """(X, Theta, raw) of the NoC construction (001 §4.2): rows of X normalised to unit L2 norm,
-    Theta the least-squares fit of (energy, inv_runtime) on X; the means of the instance are -X Theta."""
-    if (csv_path is None) == (csv_text is None):
-        raise ValueError("csv_path: give the path of noc_CM_log.csv (or csv_text with its content); "
-                         "the project does not ship the NoC data")
+    Theta the least-squares fit of (energy, inv_runtime) on X; the means of the instance are -X Theta.
+
+    The CSV is ``csv_path`` or ``csv_text`` if given, else the public file `banditviz.datasets.fetch` finds
+    (DatasetUnavailable, a ValueError, when it is neither local nor downloadable)."""
+    if csv_path is not None and csv_text is not None:
+        raise ValueError("csv_path: give the path of noc_CM_log.csv or csv_text with its content, not both")
+    if csv_path is None and csv_text is None:
+        csv_path = datasets.fetch("noc")
     if csv_text is None:
         path = Path(csv_path)  # type: ignore[arg-type]
         if not path.is_file():
@@ -104,7 +109,8 @@ def noc_arrays(csv_path: str | Path | None = None, csv_text: str | bytes | None 
 @register_preset("noc", paper=PSI, dims=2,
                  description="Network-on-Chip (Almer et al. 2011) as linearised in 001 §4.2: K = 259 arms, h = 4 "
                              "features, 2 objectives (energy, inv_runtime) both minimised, Gaussian noise "
-                             "sigma = 0.5. Needs csv_path (or csv_text): the data is not shipped.")
+                             "sigma = 0.5. The data is fetched from its public origin on first use and cached "
+                             "(or read from csv_path, csv_text or the BANDITVIZ_DATA folder).")
 def noc(csv_path: str | Path | None = None, csv_text: str | bytes | None = None, sigma: float = 0.5) -> Instance:
     X, theta, _ = noc_arrays(csv_path, csv_text)
     return Instance.from_linear(X, -theta, sigma=sigma, objective_names=("energy", "inv_runtime"),

@@ -1,8 +1,8 @@
 """Reproduction of 001_PSI_linear.md (Kone, Kaufmann & Richert, AISTATS 2025): §4.6 deterministic checks and
 the statistical claims of §4.6 (marked slow).
 
-The NoC data is not shipped: the tests read ``../shared/data/noc_CM_log.csv`` relative to the repository
-root and skip when it is absent.
+The NoC data is not shipped: the tests read it through `banditviz.datasets` from the ``BANDITVIZ_DATA`` folder
+(``../shared/data``, set by tests/conftest.py), never downloading it, and skip when it is absent.
 """
 
 from __future__ import annotations
@@ -13,19 +13,27 @@ import numpy as np
 import pytest
 
 import banditviz as bv
-from banditviz import design, pareto
+from banditviz import datasets, design, pareto
 from banditviz.presets.psi import noc_arrays
 
-NOC_CSV = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "noc_CM_log.csv"
-needs_noc = pytest.mark.skipif(not NOC_CSV.is_file(), reason=f"NoC data not found at {NOC_CSV} (not shipped)")
+
+def local_noc() -> Path | None:
+    try:
+        return datasets.fetch("noc", download=False)
+    except datasets.DatasetUnavailable:
+        return None
+
+
+NOC_CSV = local_noc()
+needs_noc = pytest.mark.skipif(NOC_CSV is None, reason="NoC data not local (BANDITVIZ_DATA); tests never download")
 NOC_GRID = (2331, 2515, 2700, 2885, 3070, 3255, 3440, 3625, 3810, 3995)  # 001 §4.2, linspace(K ceil(log2 K), ...)
 
 
 @pytest.fixture(scope="module")
 def noc() -> bv.Instance:
-    if not NOC_CSV.is_file():
-        pytest.skip(f"NoC data not found at {NOC_CSV} (not shipped)")
-    return bv.preset("noc", csv_path=NOC_CSV)
+    if NOC_CSV is None:
+        pytest.skip("NoC data not local (BANDITVIZ_DATA); tests never download")
+    return bv.preset("noc")
 
 
 def error_rate(instance: bv.Instance, name: str, horizon: int, seeds: range, **params) -> float:
@@ -60,8 +68,8 @@ def test_noc_construction_facts(noc: bv.Instance) -> None:
 
 
 def test_noc_preset_validates_its_input(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="csv_path"):
-        bv.preset("noc")
+    with pytest.raises(ValueError, match="csv_path.*not both"):
+        bv.preset("noc", csv_path=NOC_CSV, csv_text="width")
     bad = tmp_path / "bad.csv"
     bad.write_text("a;b\n1;2\n")
     with pytest.raises(ValueError, match="header"):
