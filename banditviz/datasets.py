@@ -1,7 +1,8 @@
 """Public datasets behind the real-data presets, fetched on first use (in the style of scikit-learn's fetchers).
 
 Each dataset is named with its source (paper, authors, public URL, licence) and pinned by the sha256 of its
-bytes. `fetch` looks for the file, in this order:
+bytes. Small files with a permissive licence are shipped in ``banditviz/data`` (`fetch` returns them); the
+others are fetched: `fetch` looks for the file, in this order:
 
 1. an explicit ``path`` (the user's own copy; not checksummed, the preset checks its format);
 2. the folder named by the ``BANDITVIZ_DATA`` environment variable (checksummed);
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ENV_FOLDER = "BANDITVIZ_DATA"
+PACKAGE_DATA = Path(__file__).resolve().parent / "data"
 TIMEOUT = 20.0
 MAX_BYTES = 10_000_000
 
@@ -38,6 +40,18 @@ class Dataset:
     source: str  # paper and authors
     licence: str
     description: str
+    shipped: bool = False  # inside the package (banditviz/data), never downloaded
+
+
+VOPY = ("shipped in the VOPy 0.2.0 package (Bilkent CYBORG, github.com/Bilkent-CYBORG/VOPy, "
+        "vopy/datasets/data/)")
+VOPY_LICENCE = "MIT (VOPy), see banditviz/data/LICENSE-VOPy.txt"
+
+
+def _vopy(name: str, sha256: str, source: str, description: str) -> Dataset:
+    return Dataset(name=f"vopy_{name}", filename=f"vopy_{name}.csv", url="https://github.com/Bilkent-CYBORG/VOPy",
+                   sha256=sha256, source=f"{source}; {VOPY}", licence=VOPY_LICENCE, description=description,
+                   shipped=True)
 
 
 DATASETS: dict[str, Dataset] = {
@@ -52,6 +66,24 @@ DATASETS: dict[str, Dataset] = {
         licence="no licence stated by the redistributing repository; public research data, fetched, not shipped",
         description="Network-on-Chip designs: 259 rows 'width;complexity;fifo;multiplier;energy;inv_runtime'",
     ),
+    "vopy_snw": _vopy("snw", "7076479ff46ab3956d1c9fd8b572f7c7bb773571c84cb39412bd72eccaca8c6d",
+                      "Zuluaga, Milder & Pueschel, 'Computer generation of streaming sorting networks' (DAC 2012)",
+                      "Sorting network designs: 206 rows, 3 inputs, objectives area and throughput"),
+    "vopy_disc_brake": _vopy("disc_brake", "02e4cf497fc2030a5a0fefac34e8c803f9723f9bc5b4f6fd6a769c50ba527f27",
+                             "Tanabe & Ishibuchi, 'An easy-to-use real-world multi-objective optimization problem "
+                             "suite' (Applied Soft Computing 2020), disc brake design",
+                             "Disc brake designs: 128 rows, 4 inputs, objectives mass and stopping time (negated)"),
+    "vopy_vehicle_safety": _vopy("vehicle_safety", "4bd3a21d38a476c86bb803595c6649969c3e23d6057ccc54663a7ea276c72358",
+                                 "Liao, Li, Yang, Zhang & Li, 'Multiobjective optimization for crash safety design "
+                                 "of vehicles using stepwise regression model' (Struct. Multidisc. Optim. 2008); "
+                                 "Tanabe & Ishibuchi (2020)",
+                                 "Vehicle crash designs: 500 rows, 5 member thicknesses, objectives mass, "
+                                 "acceleration and toe-board intrusion (negated)"),
+    "vopy_fairness": _vopy("fairness", "69a0846bf10dd4e733d93ebae2529e1ba08b000d024118a472c4d3cb23ea2786",
+                           "Grari, Laugel, Hashimoto, Lamprier & Detyniecki, 'On the fairness ROAD: robust "
+                           "optimization for adversarial debiasing' (ICLR 2024)",
+                           "ROAD hyperparameter settings: 200 rows, 2 inputs, objectives disparate impact and "
+                           "accuracy"),
 }
 
 
@@ -116,6 +148,8 @@ def fetch(name: str, *, path: str | os.PathLike[str] | None = None, download: bo
     ``url`` overrides the public origin (a mirror); ``download=False`` never touches the network.
     """
     ds = _dataset(name)
+    if ds.shipped and path is None:
+        return _checked(ds, PACKAGE_DATA / ds.filename, "shipped with banditviz")
     if path is not None:
         local = Path(path)
         if not local.is_file():

@@ -3,3 +3,4 @@ from . import risk_averse  # noqa: F401
 from . import mol  # noqa: F401
 from . import lexicographic  # noqa: F401
 from . import psi  # noqa: F401
+from . import real  # noqa: F401

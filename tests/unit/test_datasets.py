@@ -11,6 +11,7 @@ import shutil
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import banditviz as bv
@@ -47,7 +48,7 @@ def server(tmp_path):
             hits.append(self.path)
 
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(www)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield www, f"http://127.0.0.1:{httpd.server_address[1]}", hits
@@ -124,3 +125,52 @@ def test_the_design_page_says_when_the_noc_data_is_missing(offline, monkeypatch)
     assert not at.exception
     assert any("'noc'" in e.value and UNREACHABLE in e.value for e in at.error), [e.value for e in at.error]
     assert at.session_state["bv_setting"].source == {"preset": "default"}
+
+
+REAL = {"snw": ("vopy_snw", 3, (-1, 1)), "disc_brake": ("vopy_disc_brake", 4, (1, 1)),
+        "vehicle_safety": ("vopy_vehicle_safety", 5, (1, 1, 1)), "fairness": ("vopy_fairness", 2, (-1, 1))}
+
+
+def brute_force_front(y: list[list[float]]) -> tuple[int, ...]:
+    """Indices of rows no other row weakly dominates with one strict improvement (maximisation), by loops."""
+    def dominates(a, b):
+        return all(x >= z for x, z in zip(a, b, strict=True)) and any(x > z for x, z in zip(a, b, strict=True))
+    return tuple(i for i, row in enumerate(y) if not any(dominates(other, row) for other in y))
+
+
+@pytest.mark.parametrize("key", sorted(REAL))
+def test_real_presets_keep_vopy_orientation_and_standardise(key):
+    dataset, inputs, signs = REAL[key]
+    path = datasets.fetch(dataset)
+    assert path.parent == datasets.PACKAGE_DATA and datasets.sha256_of(path) == datasets.DATASETS[dataset].sha256
+    lines = path.read_text().strip().splitlines()[1:]
+    oriented = [[s * float(v) for s, v in zip(signs, line.split(",")[inputs:], strict=True)] for line in lines]
+    inst = bv.preset(key)
+    assert inst.K == len(lines) and inst.L == len(signs) == bv.PRESETS[key].dims
+    assert inst.pareto_set == brute_force_front(oriented)
+    y = np.array(oriented)
+    np.testing.assert_allclose(inst.means, (y - y.mean(0)) / y.std(0), atol=1e-12)
+    np.testing.assert_allclose(inst.means.std(0), 1.0, atol=1e-12)
+
+
+def test_a_shipped_file_with_other_bytes_is_refused(tmp_path, monkeypatch):
+    shutil.copy(datasets.PACKAGE_DATA / "vopy_snw.csv", tmp_path / "vopy_snw.csv")
+    with open(tmp_path / "vopy_snw.csv", "a") as f:
+        f.write("0,0,0,0,0\n")
+    monkeypatch.setattr(datasets, "PACKAGE_DATA", tmp_path)
+    with pytest.raises(datasets.DatasetUnavailable, match="sha256"):
+        datasets.fetch("vopy_snw")
+
+
+def test_the_design_page_loads_a_real_3d_instance():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update({"preset": "default", "alg": "pareto_ucb1", "T": "100", "seed": "0"})
+    at.run()
+    at.switch_page("pages/design.py").run()
+    at.radio(key="design_dims").set_value("3D").run()
+    at.selectbox(key="design_preset").set_value("vehicle_safety").run()
+    at.button(key="design_load").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.session_state["bv_setting"].instance.L == 3 and at.session_state["bv_setting"].instance.K == 500
