@@ -111,17 +111,21 @@ def test_the_noc_experiments_load_through_the_dataset():
         assert load_config(ROOT / "experiments" / name).instances["NoC"].K == 259
 
 
-def test_the_design_page_says_when_the_noc_data_is_missing(offline, monkeypatch):
+def load_preset_on_design_page(name: str, dims: str):
     from streamlit.testing.v1 import AppTest
 
-    monkeypatch.setitem(datasets.DATASETS, "noc", dataclasses.replace(NOC, url=UNREACHABLE))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params.update({"preset": "default", "alg": "pareto_ucb1", "T": "100", "seed": "0"})
     at.run()
     at.switch_page("pages/design.py").run()
-    at.radio(key="design_dims").set_value("2D").run()
-    at.selectbox(key="design_preset").set_value("noc").run()
-    at.button(key="design_load").click().run()
+    at.radio(key="design_dims").set_value(dims).run()
+    at.selectbox(key="design_preset").set_value(name).run()
+    return at.button(key="design_load").click().run()
+
+
+def test_the_design_page_says_when_the_noc_data_is_missing(offline, monkeypatch):
+    monkeypatch.setitem(datasets.DATASETS, "noc", dataclasses.replace(NOC, url=UNREACHABLE))
+    at = load_preset_on_design_page("noc", "2D")
     assert not at.exception
     assert any("'noc'" in e.value and UNREACHABLE in e.value for e in at.error), [e.value for e in at.error]
     assert at.session_state["bv_setting"].source == {"preset": "default"}
@@ -163,14 +167,6 @@ def test_a_shipped_file_with_other_bytes_is_refused(tmp_path, monkeypatch):
 
 
 def test_the_design_page_loads_a_real_3d_instance():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.query_params.update({"preset": "default", "alg": "pareto_ucb1", "T": "100", "seed": "0"})
-    at.run()
-    at.switch_page("pages/design.py").run()
-    at.radio(key="design_dims").set_value("3D").run()
-    at.selectbox(key="design_preset").set_value("vehicle_safety").run()
-    at.button(key="design_load").click().run()
+    at = load_preset_on_design_page("vehicle_safety", "3D")
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.session_state["bv_setting"].instance.L == 3 and at.session_state["bv_setting"].instance.K == 500
