@@ -5,14 +5,18 @@
   bar on stderr; writes the tidy results table as Parquet.
 * ``list``: the algorithm, preset and generator names the other commands accept.
 
-Every user mistake (unknown name, bad value, unreadable file) prints one ``error: ...`` line and
-exits with status 2, never a traceback.
+Conventions: results go to stdout, progress and messages to stderr; ``--json`` on any command prints one
+JSON document on stdout instead of text; ``--version`` prints the installed version. Exit status
+(``EXIT_CODES``): 0 done; 2 usage, a mistake in the command line or its input (unknown name, bad value,
+unreadable config), one ``error: ...`` line and never a traceback; 1 error, the command was right but could not
+complete (a dataset neither local nor downloadable, an output that cannot be written); 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.metadata
 import json
 import sys
 import textwrap
@@ -27,6 +31,8 @@ from . import ALGORITHMS, PRESETS, Instance, preset
 from .simulate import run
 from .sweep import BACKENDS, GENERATORS, load_config, summary, write_parquet
 
+EXIT_CODES = {0: "done", 1: "error: the command could not complete (missing data, unwritable output)",
+              2: "usage: a mistake in the command line or its input", 130: "interrupted"}
 CONFIG_EXAMPLE = """\
   # experiments/my_sweep.toml
   description = "Pareto UCB1 against uniform allocation"
@@ -126,6 +132,24 @@ def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
 
+def _json(out: TextIO, document: dict[str, Any]) -> None:
+    out.write(json.dumps(document, indent=1, default=str) + "\n")
+
+
+def _say(stream: TextIO | None, line: str) -> None:
+    """A message for the person watching (stderr), never mixed into the results on stdout."""
+    if stream is not None:
+        stream.write(line + "\n")
+        stream.flush()
+
+
+def version() -> str:
+    try:
+        return importlib.metadata.version("banditviz")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout without installing
+        return "unknown (not installed)"
+
+
 # ---------------------------------------------------------------------- commands
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     inst = _instance(args.instance, _pairs(args.instance_arg, "--instance-arg"))
@@ -160,7 +184,17 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
         else:
             raise ValueError(f"--out: must end in .npz or .parquet, got {args.out!r}")
         lines.append(f"trace      written to {path}")
-    out.write("\n".join(lines) + "\n")
+    if args.json:
+        _json(out, {"instance": inst.name or args.instance, "K": inst.K, "L": inst.L, "kind": inst.kind,
+                    "algorithm": trace.algorithm, "params": trace.params, "seed": trace.seed,
+                    "horizon": trace.horizon, "rounds": trace.rounds, "stopped_at": trace.stopped_at,
+                    "seconds": elapsed,
+                    "recommendation": None if trace.recommendation is None else [int(i) for i in trace.recommendation],
+                    "pareto_set": None if inst.means is None else [int(i) for i in inst.pareto_set],
+                    "cumulative": {n: float(np.sum(v)) for n, v in trace.metrics.items()},
+                    "pulls": pulls.tolist(), "out": str(args.out) if args.out else None})
+    else:
+        out.write("\n".join(lines) + "\n")
     return 0
 
 
@@ -173,19 +207,31 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
         overrides["horizon"] = args.horizon
     config = dataclasses.replace(config, **overrides)
     backend = args.backend or ("dask" if args.scheduler else "processes")
-    out.write(f"{Path(args.config).name}: {len(config.instances)} instance(s) x {len(config.algorithms)} "
-              f"algorithm(s) x {len(config.seeds)} seed(s), horizon {config.horizon}, backend {backend}\n")
-    out.flush()
+    log = None if args.quiet else sys.stderr
+    _say(log, f"{Path(args.config).name}: {len(config.instances)} instance(s) x {len(config.algorithms)} "
+              f"algorithm(s) x {len(config.seeds)} seed(s), horizon {config.horizon}, backend {backend}")
     progress = None if args.quiet else ProgressBar()
     start = time.perf_counter()
     table = config.run(backend=backend, workers=args.workers, scheduler=args.scheduler,
                        batch=not args.no_batch, progress=progress, out=args.out)
-    out.write(f"{len(table)} rows written to {args.out} in {time.perf_counter() - start:.1f} s\n")
-    out.write(summary(table).to_string(index=False, float_format=_fmt) + "\n")
+    _say(log, f"{len(table)} rows written to {args.out} in {time.perf_counter() - start:.1f} s")
+    result = summary(table)
+    if args.json:
+        _json(out, {"out": str(args.out), "rows": len(table), "summary": json.loads(result.to_json(orient="records"))})
+    else:
+        out.write(result.to_string(index=False, float_format=_fmt) + "\n")
     return 0
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    if args.json:
+        _json(out, {"algorithms": {n: {"task": a.task, "kinds": list(a.kinds), "paper": a.paper,
+                                       "params": {p.name: p.default for p in a.params}}
+                                   for n, a in sorted(ALGORITHMS.items())},
+                    "presets": {n: {"paper": p.paper, "dims": p.dims, "description": p.description}
+                                for n, p in sorted(PRESETS.items())},
+                    "generators": sorted(GENERATORS)})
+        return 0
     out.write("algorithms (name: task; instance kinds; paper)\n")
     for name, spec in sorted(ALGORITHMS.items()):
         params = ", ".join(f"{p.name}={p.default!r}" for p in spec.params)
@@ -212,7 +258,18 @@ def build_parser() -> argparse.ArgumentParser:
               python -m banditviz list                      names of algorithms, presets, generators
               python -m banditviz run --help                one run, printed summary, saved trace
               python -m banditviz sweep --help              many runs from a TOML config, Parquet table
+
+            examples:
+              python -m banditviz run --algorithm pareto_ucb1 --horizon 5000
+              python -m banditviz run --instance vehicle_safety --algorithm pareto_ucb1 --json --out ''
+              python -m banditviz sweep experiments/classic_baselines.toml --out results.parquet
+              python -m banditviz list --json
+
+            Results go to stdout (text, or one JSON document with --json); progress and messages to stderr.
+            exit status: 0 done, 1 error (the command could not complete: missing data, unwritable output),
+                         2 usage (a mistake in the command line or its input), 130 interrupted.
             """))
+    parser.add_argument("--version", action="version", version=f"banditviz {version()}")
     sub = parser.add_subparsers(dest="command", metavar="{run,sweep,list}")
 
     p = sub.add_parser("run", formatter_class=fmt, help="one run: print a summary and write the trace",
@@ -240,6 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="trace.npz",
                    help="where to write the trace: .npz (full trace) or .parquet (per-round table); "
                         "empty string to skip (default: %(default)s)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("sweep", formatter_class=fmt, help="many runs from a TOML config, written as Parquet",
@@ -271,10 +329,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--horizon", type=int, help="override the config's horizon")
     p.add_argument("--no-batch", action="store_true",
                    help="run every seed through the engine one by one (same numbers, slower)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or messages on stderr")
+    p.add_argument("--json", action="store_true", help="print the summary table as JSON records")
     p.set_defaults(handler=cmd_sweep)
 
     p = sub.add_parser("list", help="algorithm, preset and generator names")
+    p.add_argument("--json", action="store_true", help="print the names and their details as JSON")
     p.set_defaults(handler=cmd_list)
     return parser
 
@@ -288,6 +348,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 2
     try:
         return args.handler(args, out or sys.stdout)
+    except OSError as exc:  # before ValueError: DatasetUnavailable is both, and it is not a usage mistake
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
     except ValueError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2

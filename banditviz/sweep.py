@@ -45,6 +45,7 @@ from . import instances as _instances
 from . import limits, risk
 from .algorithms.base import AlgorithmSpec, get_algorithm
 from .batched import batch_size, can_batch, run_batched
+from .datasets import DatasetUnavailable
 from .instances import Instance, preset
 from .metrics import RECOMMENDATION_METRICS
 from .simulate import resolve, run
@@ -510,6 +511,8 @@ def _config_instance(where: str, entry: Any, folder: Path) -> tuple[str, Instanc
         inst = _build_instance(source, value, args, folder)
     except TypeError as exc:  # a builder called with an argument it does not take
         raise ValueError(f"{where}.args: {exc}") from None
+    except DatasetUnavailable as exc:  # a real-data preset offline: an OSError, not a mistake in the config
+        raise DatasetUnavailable(f"{where}: {exc}") from None
     except OSError as exc:
         raise ValueError(f"{where}.file: cannot read {value!r} ({exc.strerror})") from None
     except ValueError as exc:

@@ -1,6 +1,8 @@
 """Command line: help, one run, a sweep end to end (subprocess, progress bar, Parquet), errors, configs."""
 
+import dataclasses
 import io
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +12,7 @@ import pandas as pd
 import pytest
 
 import banditviz
-from banditviz import Trace, run
+from banditviz import Trace, datasets, run
 from banditviz.cli import CONFIG_EXAMPLE, ProgressBar, main
 from banditviz.sweep import load_config
 
@@ -99,23 +101,60 @@ def test_sweep_end_to_end_in_a_subprocess(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "banditviz", "sweep", str(cfg), "--out", str(out), "--workers", "2"],
                           capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    assert "6/6 runs 100%" in proc.stderr
-    assert "backend processes" in proc.stdout and "cum_pareto_regret_mean" in proc.stdout
+    assert "6/6 runs 100%" in proc.stderr and "backend processes" in proc.stderr
+    assert "cum_pareto_regret_mean" in proc.stdout and "backend" not in proc.stdout
     expected = banditviz.sweep("default", ["pareto_ucb1", ("mo_epsilon_greedy", {"epsilon": 0.2})], 3, 60,
                                record_every=20)
     pd.testing.assert_frame_equal(pd.read_parquet(out), expected)
 
 
-def test_sweep_overrides_and_serial_backend(tmp_path):
+def test_sweep_overrides_and_serial_backend(tmp_path, capsys):
     cfg = tmp_path / "tiny.toml"
     cfg.write_text(TINY)
     out = tmp_path / "r.parquet"
     code, text = _main("sweep", str(cfg), "--out", str(out), "--backend", "serial", "--seeds", "2",
-                       "--horizon", "40", "--quiet", "--no-batch")
+                       "--horizon", "40", "--no-batch", "--json")
     assert code == 0
     table = pd.read_parquet(out)
     assert sorted(table.seed.unique()) == [0, 1] and table["round"].max() == 40
-    assert "2 seed(s), horizon 40, backend serial" in text
+    assert "2 seed(s), horizon 40, backend serial" in capsys.readouterr().err
+    document = json.loads(text)
+    assert document["rows"] == len(table) and {r["algorithm"] for r in document["summary"]} == {
+        "pareto_ucb1", "mo_epsilon_greedy"}
+
+
+def test_version_and_usage_errors(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0 and capsys.readouterr().out.startswith("banditviz ")
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", "--horizon", "many", "--algorithm", "uniform"])
+    assert exit_.value.code == 2 and "invalid int value" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "exit status: 0 done, 1 error" in capsys.readouterr().out
+
+
+def test_run_and_list_as_json(tmp_path):
+    code, text = _main("run", "--algorithm", "uniform", "--horizon", "30", "--seed", "2", "--out", "", "--json")
+    document = json.loads(text)
+    expected = run(banditviz.preset("default"), "uniform", 30, 2)
+    assert code == 0 and document["rounds"] == 30
+    assert document["pulls"] == np.bincount(expected.arms, minlength=10).tolist()
+    assert document["cumulative"]["pareto_regret"] == pytest.approx(np.sum(expected.metrics["pareto_regret"]))
+    code, text = _main("list", "--json")
+    document = json.loads(text)
+    assert code == 0 and "pareto_ucb1" in document["algorithms"] and document["presets"]["vehicle_safety"]["dims"] == 3
+
+
+def test_a_missing_dataset_is_an_error_not_a_usage_mistake(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv(datasets.ENV_FOLDER, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setitem(datasets.DATASETS, "noc", dataclasses.replace(datasets.DATASETS["noc"],
+                                                                      url="http://127.0.0.1:1/noc.csv"))
+    assert main(["run", "--instance", "noc", "--algorithm", "uniform", "--out", ""], out=io.StringIO()) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: dataset 'noc'") and "Traceback" not in err
 
 
 def test_progress_bar_without_a_terminal_prints_one_line_per_tenth():

@@ -170,3 +170,9 @@ def test_the_design_page_loads_a_real_3d_instance():
     at = load_preset_on_design_page("vehicle_safety", "3D")
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.session_state["bv_setting"].instance.L == 3 and at.session_state["bv_setting"].instance.K == 500
+
+
+def test_a_sweep_config_offline_names_the_instance_and_the_dataset(offline, monkeypatch):
+    monkeypatch.setitem(datasets.DATASETS, "noc", dataclasses.replace(NOC, url=UNREACHABLE))
+    with pytest.raises(datasets.DatasetUnavailable, match=r"instances\[0\]: dataset 'noc'"):
+        load_config(ROOT / "experiments" / "psi_noc_fixed_budget.toml")
