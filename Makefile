@@ -1,21 +1,26 @@
 # Two commands do everything on a fresh machine (Python 3.11, pip, make, apt):
 #   make run   create .venv, install banditviz, start the app on its default instance
 #   make test  install the test dependencies (and Debian's chromium if missing), run every test
+# Both install exactly the versions in requirements.lock (pip constraints: the versions the tests last passed
+# with). `make lock` upgrades .venv to the newest versions pyproject.toml's floors allow, runs every test and
+# writes those exact versions to requirements.lock; commit it. pyproject.toml keeps the floors for library users.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+LOCK := requirements.lock
+TEST := $(PY) -m ruff check . && $(PY) -m pytest -q -p no:cacheprovider --timeout=900
 PORT ?= 8501
 
-.PHONY: run test install install-test chromium lint bench clean
+.PHONY: run test install install-test chromium lint bench lock clean
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -c $(LOCK) -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
-	$(PY) -m pip install --quiet -e ".[test,distributed]"
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(LOCK)
+	$(PY) -m pip install --quiet -c $(LOCK) -e ".[test,distributed]"
 	touch $@
 
 install: $(VENV)/.installed
@@ -35,11 +40,19 @@ lint: install-test
 	$(PY) -m ruff check .
 
 test: install-test
-	$(PY) -m ruff check .
-	$(PY) -m pytest -q -p no:cacheprovider --timeout=900
+	$(TEST)
 
 bench: install-test
 	for f in benchmarks/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+# newest versions the floors allow, the whole test suite, then their exact versions into $(LOCK)
+lock: chromium
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --upgrade -e ".[test,distributed]"
+	$(TEST)
+	$(PY) -m pip freeze --exclude-editable --exclude banditviz | LC_ALL=C sort > $(LOCK)
+	@echo "$(LOCK): $$(wc -l < $(LOCK)) pinned packages"
 
 clean:
 	rm -rf $(VENV) build *.egg-info artifacts
