@@ -65,7 +65,10 @@ class Environment:
 
     def pull(self, arm: int) -> np.ndarray:
         """One observed reward vector (length `Instance.reward_dim`) for ``arm`` at this round."""
-        raw = self._draw(arm)
+        return self.observe(arm, self._draw(arm))
+
+    def observe(self, arm: int, raw: np.ndarray) -> np.ndarray:
+        """The rewards of ``arm`` that raw draws give (one draw, or a block of them as rows)."""
         inst = self.instance
         if inst.kind == "distributions" or inst.noise == "beta":
             return raw.copy()

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from . import limits
+from . import fast_classic, limits
 from .algorithms.base import Algorithm, AlgorithmSpec, Problem, get_algorithm
 from .environment import Environment
 from .instances import Instance
@@ -41,6 +41,11 @@ def resolve(algorithm: str | AlgorithmSpec, instance: Instance) -> AlgorithmSpec
     return spec
 
 
+def has_compiled_loop(algorithm: str, kind: str) -> bool:
+    """True when `run` plays ``algorithm`` on instances of ``kind`` in a compiled loop."""
+    return fast_classic.supports(algorithm, kind)
+
+
 def drive(alg: Algorithm, instance: Instance, horizon: int, seed: int = 0) -> int:
     """Play an already-built ``alg`` on the engine's environment without recording anything.
 
@@ -65,12 +70,15 @@ def run(
     horizon: int,
     seed: int = 0,
     snapshots: int = 200,
+    compiled: bool = True,
     **params: Any,
 ) -> Trace:
     """Play ``algorithm`` on ``instance`` for at most ``horizon`` rounds (fewer if it stops).
 
     Same inputs and seed give the same trace bit for bit; the environment's noise depends only on
-    (seed, arm, pull index), so algorithms compared on one seed see the same noise.
+    (seed, arm, pull index), so algorithms compared on one seed see the same noise. With ``compiled``
+    (default), an algorithm that has a compiled round loop (`has_compiled_loop`) plays in it: the same
+    `Trace`, bit for bit, tens of times faster; False plays every round through the Python class.
     """
     spec = resolve(algorithm, instance)
     horizon = limits.check_int("horizon", horizon, 1, limits.MAX_HORIZON)
@@ -83,6 +91,13 @@ def run(
     alg.reset(problem, env.policy_rng)
 
     contextual = instance.kind == "contextual"
+    if compiled and has_compiled_loop(spec.name, instance.kind):
+        arms, rewards, states = fast_classic.play(alg, env, horizon, snapshot_rounds(horizon, snapshots))
+        return Trace(
+            instance=instance, algorithm=spec.name, params=spec.validate(params), seed=seed, horizon=horizon,
+            arms=arms, rewards=rewards, metrics={k: v[arms] for k, v in arm_regrets(instance, spec.task).items()},
+            snapshots=states, recommendation=alg.recommendation, stopped_at=None,
+        )
     rec_metric = RECOMMENDATION_METRICS.get(spec.task) if spec.recommends_every_round else None
     snap_at = set(snapshot_rounds(horizon, snapshots).tolist())
     arms = np.empty(horizon, dtype=np.int64)

@@ -1,8 +1,8 @@
 """Monte Carlo sweeps: every (instance, algorithm, seed) with common random numbers, as one tidy table.
 
 ``sweep(instances, algorithms, seeds, horizon, backend=...)`` runs each combination with the engine
-(`simulate.run`, or the exactly equivalent batched loop of `banditviz.batched` for algorithms that have
-one) and returns a pandas DataFrame:
+(`simulate.run`, which plays an algorithm in a compiled loop when it has one: same numbers) and returns
+a pandas DataFrame:
 
 * regret-type algorithms: one row per run and recorded round (every ``record_every`` rounds and the
   last round played), with columns ``instance, algorithm, params, seed, round`` and the cumulative
@@ -44,16 +44,15 @@ import pandas as pd
 from . import instances as _instances
 from . import limits, risk
 from .algorithms.base import AlgorithmSpec, get_algorithm
-from .batched import batch_size, can_batch, run_batched
 from .datasets import DatasetUnavailable
 from .instances import Instance, preset
 from .metrics import RECOMMENDATION_METRICS
-from .simulate import resolve, run
+from .simulate import has_compiled_loop, resolve, run
 
 BACKENDS = ("serial", "processes", "dask")
 IDENTIFICATION_TASKS = ("identify", "risk-averse")
 DEFAULT_RECORDS = 100  # recorded rounds per run when record_every is not given
-BATCH_SEEDS = 256  # most seeds in one batched job (a batched round costs about the same for 50 or 200 seeds)
+BATCH_SEEDS = 256  # most seeds in one job of compiled runs (each costs milliseconds: few jobs, little overhead)
 GENERATORS: dict[str, Callable[..., Instance]] = {
     "uniform_box": _instances.uniform_box,
     "concave_front": _instances.concave_front,
@@ -80,7 +79,7 @@ class Job:
     seeds: tuple[int, ...]
     horizon: int
     record_every: int
-    batched: bool
+    compiled: bool  # may `simulate.run` use a compiled loop (same numbers)
     curves: bool = False
 
 
@@ -100,33 +99,18 @@ def _frame(job: Job, columns: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame({**head, **{k: np.asarray(v) for k, v in columns.items()}})
 
 
-def _run_ticker(job: Job, tick: Ticker | None) -> Callable[[int], None] | None:
-    """``on_round(t)`` for a batched job: reports each whole run's worth of seed-rounds (the last one excepted)."""
-    if tick is None:
-        return None
-    S, T = len(job.seeds), job.horizon
-
-    def on_round(t: int) -> None:
-        if t < T and (t * S) % T < S:
-            tick(t * S // T)
-    return on_round
-
-
 def _regret_rows(job: Job, tick: Ticker | None) -> pd.DataFrame:
     """Cumulative metrics at the recorded rounds, one block of rows per seed."""
     rounds: list[np.ndarray] = []
     values: dict[str, list[np.ndarray]] = {}
-    if job.batched:
-        rec = recorded_rounds(job.horizon, job.record_every)
-        cum = run_batched(job.instance, job.spec, job.params, job.seeds, rec, _run_ticker(job, tick))
-        rounds = [rec] * len(job.seeds)
-        values = {name: list(per_seed) for name, per_seed in cum.items()}
-    for seed in () if job.batched else job.seeds:
-        trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, **job.params)
+    for i, seed in enumerate(job.seeds):
+        trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, compiled=job.compiled, **job.params)
         rec = recorded_rounds(trace.rounds, job.record_every)
         rounds.append(rec)
         for name, per_round in trace.metrics.items():
             values.setdefault(name, []).append(np.cumsum(per_round)[rec - 1])
+        if tick is not None and i + 1 < len(job.seeds):  # the sweep reports the job's end itself
+            tick(i + 1)
     columns: dict[str, Any] = {"seed": np.repeat(np.array(job.seeds, dtype=np.int64), [len(r) for r in rounds]),
                                "round": np.concatenate(rounds)}
     columns.update({f"cum_{name}": np.concatenate(v) for name, v in values.items()})
@@ -148,7 +132,7 @@ def _identification_rows(job: Job) -> pd.DataFrame:
     instantaneous = set(rec_metric(job.instance, None)) if rec_metric and job.spec.recommends_every_round else set()
     blocks = []
     for seed in job.seeds:
-        trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, **job.params)
+        trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, compiled=job.compiled, **job.params)
         rec = trace.recommendation
         per_run: dict[str, Any] = {
             "stopping_time": trace.rounds, "stopped": trace.stopped_at is not None,
@@ -172,7 +156,7 @@ def _identification_rows(job: Job) -> pd.DataFrame:
 
 
 def run_job(job: Job, tick: Ticker | None = None) -> pd.DataFrame:
-    """The rows of one job (same result in any process); ``tick(runs)`` reports progress inside a batched job."""
+    """The rows of one job (same result in any process); ``tick(runs)`` reports progress inside a regret job."""
     if job.spec.task in IDENTIFICATION_TASKS:
         return _identification_rows(job)
     return _regret_rows(job, tick)
@@ -262,23 +246,23 @@ def plan(
         limits.check_run_size(horizon, inst.K, 1)
         for spec, params in algs:
             resolve(spec, inst)
-            batched = batch and spec.task not in IDENTIFICATION_TASKS and can_batch(spec, inst, params)
-            size = _seeds_per_job(len(seed_list), workers, batch_size(inst) if batched else 1)
+            fast = batch and spec.task not in IDENTIFICATION_TASKS and has_compiled_loop(spec.name, inst.kind)
+            size = _seeds_per_job(len(seed_list), workers, fast)
             for i in range(0, len(seed_list), size):
-                jobs.append(Job(label, inst, spec, params, seed_list[i:i + size], horizon, record_every, batched,
+                jobs.append(Job(label, inst, spec, params, seed_list[i:i + size], horizon, record_every, batch,
                                 curves))
     return jobs
 
 
-def _seeds_per_job(n_seeds: int, workers: int, cap: int) -> int:
-    """Batched jobs take up to `BATCH_SEEDS` seeds (an equal share per worker); unbatched jobs one seed."""
-    if cap == 1:
+def _seeds_per_job(n_seeds: int, workers: int, fast: bool) -> int:
+    """Jobs of compiled runs take up to `BATCH_SEEDS` seeds (an equal share per worker); other jobs one seed."""
+    if not fast:
         return 1
-    return max(1, min(cap, BATCH_SEEDS, math.ceil(n_seeds / workers)))
+    return max(1, min(BATCH_SEEDS, math.ceil(n_seeds / workers)))
 
 
 def _serial(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterator[tuple[int, pd.DataFrame]]:
-    """In this process, job after job; batched jobs report their progress round by round."""
+    """In this process, job after job; jobs of several seeds report their progress run by run."""
     for i, job in enumerate(jobs):
         yield i, run_job(job, tick)
 
@@ -357,7 +341,8 @@ def sweep(
       (``scheduler``: an address such as "tcp://10.0.0.5:8786" or a ``distributed.Client``; None starts a
       LocalCluster of ``workers`` processes for this sweep).
     * ``record_every``: rounds between recorded rows (default ``ceil(horizon / 100)``).
-    * ``batch``: use the batched loop where an algorithm has one (same numbers, many seeds at a time).
+    * ``batch``: let `simulate.run` use the compiled loop of an algorithm that has one (same numbers, far
+      faster); False plays every round through the Python classes (the reference).
     * ``curves``: identification runs also get a row per recorded round, with the recommendation metrics
       (``error``, ``simple_regret``) at that round and the per-run columns repeated.
     * ``progress(done_runs, total_runs)`` is called after each job; ``out`` writes the table as Parquet.

@@ -21,6 +21,7 @@ import streamlit as st
 
 import banditviz
 from banditviz import figures
+from banditviz.simulate import has_compiled_loop
 from banditviz.sweep import summary as sweep_summary
 from banditviz.sweep import sweep as run_sweep
 
@@ -92,7 +93,8 @@ def cached_sweep(instance_json: str, algorithms: tuple[tuple[str, str], ...], se
             return _SWEEPS[key].copy()
     inst = banditviz.Instance.from_json(instance_json)
     entries = [(name, json.loads(params)) for name, params in algorithms]
-    table = run_sweep(inst, entries, seeds, horizon, backend=sweep_backend(len(entries) * seeds, horizon),
+    backend = sweep_backend(inst.kind, [name for name, _ in entries], seeds, horizon)
+    table = run_sweep(inst, entries, seeds, horizon, backend=backend,
                       progress=progress)
     with _SWEEPS_LOCK:
         _SWEEPS[key] = table
@@ -101,12 +103,17 @@ def cached_sweep(instance_json: str, algorithms: tuple[tuple[str, str], ...], se
     return table.copy()
 
 
-PROCESSES_FROM = 400_000  # seed-rounds from which local worker processes repay their start-up (~1-2 s)
+PROCESSES_FROM = 400_000  # Python-loop seed-rounds from which local worker processes repay their start-up (~1-2 s)
+COMPILED_COST = 0.02  # a compiled round in Python-loop rounds (benchmarks/compare.py measures 30-100x)
 
 
-def sweep_backend(runs: int, horizon: int) -> str:
-    """The sweep backend for the app: local processes for large comparisons, in-process below (decision)."""
-    return "processes" if runs * horizon >= PROCESSES_FROM else "serial"
+def sweep_backend(kind: str, algorithms: Sequence[str], seeds: int, horizon: int) -> str:
+    """The sweep backend for the app: local processes for large comparisons, in-process below (decision).
+
+    Work is counted in Python-loop rounds; runs that `simulate.run` plays in a compiled loop count for
+    `COMPILED_COST` of a round, so a 3 x 50 x 20,000 comparison of compiled runs stays in-process."""
+    per_round = sum(COMPILED_COST if has_compiled_loop(name, kind) else 1.0 for name in algorithms)
+    return "processes" if per_round * seeds * horizon >= PROCESSES_FROM else "serial"
 
 
 def sweep_entries(algorithms: Sequence[str], params: dict[str, dict[str, Any]] | None = None

@@ -1,4 +1,4 @@
-"""Sweeps: the batched loop reproduces the engine exactly, and every backend returns the same table."""
+"""Sweeps: the table equals direct runs, compiled loops change nothing, and every backend returns the same table."""
 
 import json
 
@@ -7,105 +7,9 @@ import pandas as pd
 import pytest
 
 import banditviz
-from banditviz import Instance, get_algorithm, risk, run
-from banditviz.batched import (
-    BATCHED,
-    EmulatedStreams,
-    GeneratorStreams,
-    can_batch,
-    pareto_masks,
-    play,
-    run_batched,
-)
-from banditviz.instances import random_contextual, random_linear, uniform_box
-from banditviz.pareto import pareto_mask
+from banditviz import Instance, risk, run
+from banditviz.instances import random_contextual, uniform_box
 from banditviz.sweep import load_config, normalise_seeds, plan, recorded_rounds, summary, write_parquet
-
-CLASSIC = [("uniform", {}), ("pareto_ucb1", {}), ("pareto_ts", {}), ("pareto_ts", {"prior": "gaussian"}),
-           ("mo_epsilon_greedy", {"epsilon": 0.3})]
-NOISES = {
-    "gaussian": uniform_box(6, 2, seed=1, sigma=0.5),
-    "bernoulli": Instance.from_means(np.random.default_rng(2).uniform(0.1, 0.9, (5, 3)), noise="bernoulli"),
-    "beta": Instance.from_means([[0.2, 0.7], [0.5, 0.4], [0.6, 0.1], [0.3, 0.3]], noise="beta"),
-    "linear": random_linear(7, d=3, L=2, seed=4),
-}
-
-
-# ---------------------------------------------------------------------- policy randomness
-def test_emulated_streams_reproduce_numpy_generators_call_for_call():
-    """integers(n) (small n, n = 1, huge n with frequent rejections) and random(), interleaved, with a
-    window so small that it slides many times; one generator starts with a pending 32-bit half."""
-    seqs = [np.random.SeedSequence(i) for i in range(6)]
-    ref = [np.random.default_rng(s) for s in seqs]
-    mine = [np.random.default_rng(s) for s in seqs]
-    ref[2].integers(5)
-    mine[2].integers(5)
-    assert mine[2].bit_generator.state["has_uint32"] == 1
-    emu = EmulatedStreams(mine, window=3)
-    script = np.random.default_rng(9)
-    for step in range(2000):
-        kind = script.integers(3)
-        if kind == 0:
-            got, want = emu.random(), [g.random() for g in ref]
-        else:
-            n = script.integers(1, 5, size=6) if kind == 1 else script.integers(2**31, 2**32 - 1, size=6)
-            got, want = emu.integers(n), [g.integers(int(k)) for g, k in zip(ref, n, strict=True)]
-        assert np.array_equal(got, want), step
-
-
-def test_both_stream_routes_give_the_same_draws():
-    seqs = [np.random.SeedSequence(i) for i in range(4)]
-    direct = GeneratorStreams([np.random.default_rng(s) for s in seqs])
-    emulated = EmulatedStreams([np.random.default_rng(s) for s in seqs])
-    for n in ([3, 1, 7, 2], [5, 5, 5, 5]):
-        assert np.array_equal(direct.integers(np.array(n)), emulated.integers(np.array(n)))
-        assert np.array_equal(direct.random(), emulated.random())
-
-
-def test_emulated_streams_need_pcg64():
-    with pytest.raises(ValueError, match="PCG64"):
-        EmulatedStreams([np.random.Generator(np.random.MT19937(0))])
-
-
-@pytest.mark.parametrize("L", [1, 2, 3])
-def test_pareto_masks_equal_pareto_mask_with_ties_and_infinities(L):
-    rng = np.random.default_rng(L)
-    v = rng.integers(0, 3, size=(300, 7, L)).astype(float)  # a coarse grid: many ties and duplicates
-    v[::7, 0] = np.inf
-    v[::5, 1] = -np.inf
-    expected = np.array([pareto_mask(x) for x in v])
-    assert np.array_equal(pareto_masks(v), expected)
-
-
-# ---------------------------------------------------------------------- batched == engine
-@pytest.mark.parametrize("noise", list(NOISES))
-@pytest.mark.parametrize("name,params", CLASSIC)
-def test_batched_pulls_the_engines_arms_seed_by_seed(noise, name, params):
-    inst, seeds, horizon = NOISES[noise], [0, 5, 12], 400
-    spec = get_algorithm(name)
-    arms = np.stack(list(play(inst, spec, params, seeds, horizon)), axis=1)
-    for row, seed in zip(arms, seeds, strict=True):
-        assert np.array_equal(row, run(inst, name, horizon, seed, snapshots=0, **params).arms)
-
-
-def test_batched_cumulative_regrets_equal_engine_cumsum_bit_for_bit():
-    inst, seeds = uniform_box(8, 2, seed=3), [1, 2, 3, 40]
-    rec = np.array([1, 7, 8, 9, 250, 333, 600])
-    for name, params in CLASSIC:
-        out = run_batched(inst, get_algorithm(name), params, seeds, rec)
-        for i, seed in enumerate(seeds):
-            trace = run(inst, name, 600, seed, snapshots=0, **params)
-            assert out.keys() == trace.metrics.keys()
-            for key, values in out.items():
-                assert np.array_equal(values[i], np.cumsum(trace.metrics[key])[rec - 1])
-
-
-def test_the_classic_algorithms_are_batched_and_only_where_exact():
-    assert {"uniform", "pareto_ucb1", "pareto_ts", "mo_epsilon_greedy"} <= set(BATCHED)
-    assert can_batch(get_algorithm("pareto_ucb1"), NOISES["gaussian"], {})
-    assert not can_batch(get_algorithm("pareto_ucb1"), random_contextual(5, d=2, seed=0), {})
-    with pytest.raises(ValueError, match="batched"):
-        next(play(random_contextual(5, d=2, seed=0), get_algorithm("uniform"), {}, [0], 10))
 
 
 # ---------------------------------------------------------------------- the table
@@ -115,7 +19,7 @@ def test_recorded_rounds():
     assert recorded_rounds(2, 5).tolist() == [2]
 
 
-def test_regret_table_matches_direct_runs_and_batching_changes_nothing():
+def test_regret_table_matches_direct_runs_and_compiled_loops_change_nothing():
     inst = {"box": uniform_box(6, 2, seed=1), "default": "default"}
     algs = ["pareto_ucb1", ("mo_epsilon_greedy", {"epsilon": 0.2})]
     table = banditviz.sweep(inst, algs, [3, 8], 130, record_every=40)
@@ -127,7 +31,7 @@ def test_regret_table_matches_direct_runs_and_batching_changes_nothing():
     trace = run(banditviz.preset("default"), "mo_epsilon_greedy", 130, 8, epsilon=0.2)
     assert np.array_equal(row["round"], [40, 80, 120, 130])
     assert np.array_equal(row["cum_pareto_regret"], np.cumsum(trace.metrics["pareto_regret"])[[39, 79, 119, 129]])
-    assert plan(inst, algs, [3, 8], 130)[0].batched
+    assert [len(job.seeds) for job in plan(inst, algs, [3, 8], 130)] == [2] * 4  # compiled runs: one job per algorithm
     pd.testing.assert_frame_equal(table, banditviz.sweep(inst, algs, [3, 8], 130, record_every=40, batch=False))
 
 
