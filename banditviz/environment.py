@@ -37,24 +37,28 @@ class Environment:
             self.context = sample_contexts(self._context_rng, inst.K, inst.d, inst.context)  # type: ignore[arg-type]
             self.means = self.context @ inst.theta
 
-    def _block(self, arm: int) -> np.ndarray:
-        """The next BLOCK raw draws of ``arm``'s stream (standard normals, uniforms or samples)."""
+    def _block(self, arm: int, blocks: int = 1) -> np.ndarray:
+        """The next ``blocks`` x BLOCK raw draws of ``arm``'s stream (standard normals, uniforms or samples).
+
+        numpy's samplers keep no state between calls, so n blocks at once equal n calls of one block.
+        """
         inst, rng = self.instance, self._arm_rngs[arm]
+        n = blocks * BLOCK
         if inst.kind == "distributions":
             spec = inst.distributions[arm]
             fam = spec["family"]
             if fam == "beta":
-                return rng.beta(spec["a"], spec["b"], size=(BLOCK, 1))
+                return rng.beta(spec["a"], spec["b"], size=(n, 1))
             if fam == "bernoulli":
-                return (rng.random((BLOCK, 1)) < spec["p"]).astype(float)
-            return rng.uniform(spec["low"], spec["high"], size=(BLOCK, 1))
+                return (rng.random((n, 1)) < spec["p"]).astype(float)
+            return rng.uniform(spec["low"], spec["high"], size=(n, 1))
         if inst.noise == "gaussian":
-            return rng.standard_normal((BLOCK, inst.L))
+            return rng.standard_normal((n, inst.L))
         if inst.noise == "bernoulli":
-            return rng.random((BLOCK, inst.L))
+            return rng.random((n, inst.L))
         mu = inst.means[arm]  # type: ignore[index]
         c = inst.concentration
-        return rng.beta(c * mu, c * (1 - mu), size=(BLOCK, inst.L))
+        return rng.beta(c * mu, c * (1 - mu), size=(n, inst.L))
 
     def _draw(self, arm: int) -> np.ndarray:
         pos = self._pos[arm] % BLOCK

@@ -128,14 +128,15 @@ class _Rewards:
         K, R = env.instance.K, env.instance.reward_dim
         self.env = env
         self.chunk = max(BLOCK, min(CHUNK_FLOATS // (K * R), horizon + BLOCK) // BLOCK * BLOCK)
+        self.first = min(self.chunk, -(-horizon // (K * BLOCK)) * BLOCK)
         self.buf = np.empty((K, self.chunk, R))
         self.pos = np.zeros(K, dtype=np.int64)
         self.avail = np.zeros(K, dtype=np.int64)
 
     def refill(self, arm: int) -> None:
-        size = min(self.chunk, 2 * int(self.avail[arm]) or BLOCK)
-        env = self.env
-        self.buf[arm, :size] = np.concatenate([env.observe(arm, env._block(arm)) for _ in range(size // BLOCK)])
+        """Doubling refills, the first one an equal share of the horizon: short runs draw little."""
+        size = min(self.chunk, 2 * int(self.avail[arm]) or self.first)
+        self.buf[arm, :size] = self.env.observe(arm, self.env._block(arm, size // BLOCK))
         self.pos[arm], self.avail[arm] = 0, size
 
     def take(self, arm: int) -> np.ndarray:

@@ -4,7 +4,8 @@ metrics, snapshots with their events and extras), on every noise, prior and inst
 import numpy as np
 import pytest
 
-from banditviz import Instance, run
+from banditviz import Instance, preset, run
+from banditviz.environment import Environment
 from banditviz.fast_classic import CODES, supports
 from banditviz.instances import random_linear, uniform_box
 
@@ -70,6 +71,15 @@ def test_the_comparison_sees_one_draw_out_of_place(monkeypatch):
 
     monkeypatch.setattr(fast_classic._Rewards, "refill", skip_first)
     assert not np.array_equal(run(inst, name, 400, 5, snapshots=0).rewards, slow.rewards)
+
+
+@pytest.mark.parametrize("inst", [*INSTANCES.values(), preset("risk_averse_easy"), Instance.from_distributions(
+    [{"family": "bernoulli", "p": 0.3}, {"family": "uniform", "low": 0.2, "high": 0.9}])], ids=str)
+def test_several_blocks_at_once_equal_block_after_block(inst):
+    """The refills draw n blocks in one call: the same numbers as n calls (the engine's order)."""
+    one, many = Environment(inst, 7), Environment(inst, 7)
+    for arm in range(inst.K):
+        assert np.array_equal(np.concatenate([one._block(arm) for _ in range(3)]), many._block(arm, 3))
 
 
 def test_which_runs_are_compiled():
