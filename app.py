@@ -4,6 +4,12 @@ Navigation over the five pages in ``pages/``; the landing page is Watch, which r
 algorithm on the default instance at once, so the first screen already shows an animated run.
 The session's setting is read from the URL on the first run and written back after every run,
 so the address bar always holds a link that reproduces what is on screen.
+
+Navigation (decision): Streamlit also treats a ``pages/`` folder beside the main script as a legacy
+multipage app until a session reaches `st.navigation`; its automatic sidebar of raw file names is hidden
+by ``client.showSidebarNavigation = false`` (.streamlit/config.toml), so the app draws its own links, and a
+page opened alone in that mode hands over to this script (`state.inside_app`). Every page's address
+(``/design``, ``/compare?...``) therefore opens the full app on that page.
 """
 
 import logging
@@ -16,6 +22,7 @@ st.set_page_config(page_title="banditviz: watch Pareto bandits learn", page_icon
 # Static style (no user content): less empty space above the page, so the figure fits a projector screen.
 st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem;padding-bottom:2rem}</style>")
 state.init_session()
+state.sync_url()  # now, as well as at the end: a page may stop early (st.stop)
 
 PAGES = [
     st.Page("pages/watch.py", title="Watch", icon=":material/play_circle:", default=True),
@@ -24,21 +31,17 @@ PAGES = [
     st.Page("pages/papers.py", title="Papers", icon=":material/description:"),
     st.Page("pages/learn.py", title="Learn", icon=":material/school:"),
 ]
-page = st.navigation(PAGES)
+page = st.navigation(PAGES, position="hidden")
 
 with st.sidebar:
-    setting = state.current()
-    st.markdown("**Current setting**")
-    st.caption(f"Instance: {state.plain(setting.instance.name or 'custom')} — {setting.instance.K} arms, "
-               f"{setting.instance.L} objectives ({setting.instance.kind})")
-    st.caption(f"Algorithm: {setting.algorithm}, T = {setting.horizon:,}, seed {setting.seed}")
-    if set(state.to_query(setting)) & {"preset", "gen", "inst"}:
-        st.caption("The address bar holds a link to this setting: paste it anywhere to reproduce the run.")
-    else:
-        st.caption("This instance is too large for a link: export its JSON on the Design page to share it.")
+    with st.container(key="bv_nav"):
+        for p in PAGES:
+            st.page_link(p)
+    st.divider()
+    state.show_setting_in(st.empty())  # redrawn whenever the page changes the setting
 
-if "bv_url_error" in st.session_state:
-    st.error(st.session_state.pop("bv_url_error"), icon=":material/error:")
+for message in state.pop_url_messages():
+    st.warning(message, icon=":material/link_off:")
 try:
     page.run()
 except Exception as exc:  # a bug, not bad input (pages show those as ValueErrors): a message, never a traceback

@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import json
 import re
+import runpy
+import threading
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 import banditviz
 from banditviz import limits
@@ -31,6 +35,7 @@ MAX_URL_INSTANCE_CHARS = 6000  # longer instances are not put in the link (expor
 DEFAULT_FOR_KIND = {"means": "pareto_ucb1", "linear": "pareto_ucb1", "contextual": "mol_ts",
                     "distributions": "ramgape_b"}
 
+APP_SCRIPT = Path(__file__).resolve().parents[1] / "app.py"
 GENERATOR_ARGS = {"K", "L", "d", "seed", "sigma"}
 _KEY = "bv_setting"
 
@@ -99,25 +104,82 @@ def _json_param(key: str, text: str) -> Any:
         raise ValueError(f"{key}: not valid JSON ({exc.msg})") from None
 
 
-def from_query(query: dict[str, str]) -> Setting:
-    """The setting a link encodes (missing keys take the defaults); ValueError names the bad key."""
+def _link_instance(query: dict[str, str]) -> tuple[banditviz.Instance, dict[str, Any]]:
     if "inst" in query:
-        inst, source = banditviz.Instance.from_json(query["inst"]), {}
-    elif "gen" in query:
+        return banditviz.Instance.from_json(query["inst"]), {}
+    if "gen" in query:
         args = _json_param("gp", query.get("gp", "{}"))
-        inst, source = build_generated(query["gen"], args), {"gen": query["gen"], "gp": args}
-    else:
-        name = query.get("preset", DEFAULT_PRESET)
-        inst, source = banditviz.preset(name), {"preset": name}
-    params = _json_param("p", query["p"]) if "p" in query else {}
-    if not isinstance(params, dict):
-        raise ValueError("p: algorithm parameters must be a JSON object")
-    setting = Setting(
-        instance=inst, source=source, algorithm=query.get("alg", default_algorithm(inst)), params=params,
-        horizon=limits.check_int("T", query.get("T", DEFAULT_HORIZON), 1, APP_MAX_HORIZON),
-        seed=limits.check_int("seed", query.get("seed", 0), 0, limits.MAX_SEED),
-    )
-    return check_run(setting)
+        return build_generated(query["gen"], args), {"gen": query["gen"], "gp": args}
+    name = query.get("preset", DEFAULT_PRESET)
+    return banditviz.preset(name), {"preset": name}
+
+
+def _link_params(query: dict[str, str], algorithm: str, refused: list[str]) -> dict[str, Any]:
+    """The link's algorithm parameters, each kept when the algorithm accepts it alone and with the others."""
+    if "p" not in query:
+        return {}
+    try:
+        params = _json_param("p", query["p"])
+        if not isinstance(params, dict):
+            raise ValueError("p: algorithm parameters must be a JSON object")
+    except ValueError as exc:
+        refused.append(str(exc))
+        return {}
+    spec, kept = banditviz.get_algorithm(algorithm), {}
+    for key, value in params.items():
+        try:
+            spec.validate({key: value})
+            kept[key] = value
+        except ValueError as exc:
+            refused.append(f"p ({key}={value!r}): {exc}")
+    try:
+        spec.validate(kept)
+    except ValueError as exc:
+        refused.append(f"p: {exc}")
+        return {}
+    return kept
+
+
+def read_query(query: dict[str, str]) -> tuple[Setting, list[str]]:
+    """The setting a link encodes, keeping every part that is valid on its own.
+
+    Each refused part (instance, algorithm, parameter, T, seed) is replaced by its default and reported in
+    the returned list, one message per part naming the URL key, the value and why it was refused."""
+    refused: list[str] = []
+    try:
+        inst, source = _link_instance(query)
+    except ValueError as exc:
+        refused.append(f"{exc} (the default instance is shown)")
+        inst, source = banditviz.preset(DEFAULT_PRESET), {"preset": DEFAULT_PRESET}
+    algorithm = query.get("alg", default_algorithm(inst))
+    try:
+        check_run(Setting(instance=inst, algorithm=algorithm))
+    except ValueError as exc:
+        refused.append(f"alg={algorithm!r}: {exc} (its default {default_algorithm(inst)} is used)")
+        algorithm = default_algorithm(inst)
+    params = _link_params(query, algorithm, refused)
+    numbers = {}
+    for key, default, high in (("T", DEFAULT_HORIZON, APP_MAX_HORIZON), ("seed", 0, limits.MAX_SEED)):
+        try:
+            numbers[key] = limits.check_int(key, query.get(key, default), 1 if key == "T" else 0, high)
+        except ValueError as exc:
+            refused.append(f"{exc} (the default {default:,} is used)")
+            numbers[key] = default
+    setting = Setting(instance=inst, source=source, algorithm=algorithm, params=params, horizon=numbers["T"],
+                      seed=numbers["seed"])
+    try:
+        return check_run(setting), refused
+    except ValueError as exc:
+        refused.append(f"T={setting.horizon}: {exc} (the default {DEFAULT_HORIZON:,} is used)")
+        return check_run(replace(setting, horizon=DEFAULT_HORIZON)), refused
+
+
+def from_query(query: dict[str, str]) -> Setting:
+    """The setting a link encodes (missing keys take the defaults); ValueError names the first bad key."""
+    setting, refused = read_query(query)
+    if refused:
+        raise ValueError(refused[0])
+    return setting
 
 
 def to_query(setting: Setting) -> dict[str, str]:
@@ -142,15 +204,20 @@ def to_query(setting: Setting) -> dict[str, str]:
 
 # ---------------------------------------------------------------------- session
 def init_session() -> None:
-    """On a session's first run, read the setting from the URL (a bad link falls back to the defaults)."""
+    """On a session's first run, read the setting from the URL: every valid part of the link is kept, and
+    each refused part is reported (see `pop_url_messages`)."""
     if _KEY in st.session_state:
         return
-    try:
-        st.session_state[_KEY] = from_query(st.query_params.to_dict())
-    except ValueError as exc:
-        st.session_state[_KEY] = default_setting()
-        st.session_state["bv_url_error"] = f"This link could not be read, so the default is shown: {exc}"
+    st.session_state[_KEY], refused = read_query(st.query_params.to_dict())
+    if refused:
+        st.session_state["bv_url_refused"] = refused
     st.session_state["bv_version"] = 0
+
+
+def pop_url_messages() -> list[str]:
+    """The messages about the parts of the opening link that were refused (once; then forgotten)."""
+    refused = st.session_state.pop("bv_url_refused", [])
+    return [f"Part of this link was refused, the rest is kept: {r}" for r in refused]
 
 
 def current() -> Setting:
@@ -163,6 +230,16 @@ def version() -> int:
     return st.session_state.get("bv_version", 0)
 
 
+def as_edit(instance: banditviz.Instance, base: banditviz.Instance) -> banditviz.Instance:
+    """``instance``, an edit of ``base``, named as a custom instance: "custom (from <base>)" with a description
+    saying so (a preset's or generator's name and description no longer describe it)."""
+    if base.name.startswith("custom"):
+        return instance.with_changes(name=base.name, description=base.description)
+    origin = base.name or "an imported instance"
+    return instance.with_changes(name=f"custom (from {origin})",
+                                 description=f"Edited in the Design page, starting from {origin}.")
+
+
 def set_instance(instance: banditviz.Instance, source: dict[str, Any], *, from_table: bool = False) -> None:
     """Make ``instance`` current; keep the algorithm if it fits the instance's kind, else take its default."""
     old = current()
@@ -173,15 +250,58 @@ def set_instance(instance: banditviz.Instance, source: dict[str, Any], *, from_t
                                                params=params))
     if not from_table:
         st.session_state["bv_version"] = version() + 1
-    sync_url()
+    _changed()
 
 
 def set_run(**changes: Any) -> Setting:
     """Change the algorithm, parameters, horizon or seed (validated first; ValueError keeps the old)."""
     new = check_run(replace(current(), **changes))
     st.session_state[_KEY] = new
-    sync_url()
+    _changed()
     return new
+
+
+_slots = threading.local()  # this script run's sidebar slot (each session's script runs in its own thread)
+
+
+def show_setting_in(slot: Any) -> None:
+    """Draw the current setting into ``slot`` (an `st.empty` in the sidebar) now and after every change of this
+    run, so the sidebar always names what the page shows, even when the page stops early."""
+    _slots.sidebar = slot
+    _draw_setting()
+
+
+def _draw_setting() -> None:
+    slot = getattr(_slots, "sidebar", None)
+    if slot is None:
+        return
+    setting = current()
+    with slot.container():
+        st.markdown("**Current setting**")
+        st.caption(f"Instance: {plain(setting.instance.name or 'custom')} — {setting.instance.K} arms, "
+                   f"{setting.instance.L} objectives ({setting.instance.kind})")
+        st.caption(f"Algorithm: {setting.algorithm}, T = {setting.horizon:,}, seed {setting.seed}")
+        if set(to_query(setting)) & {"preset", "gen", "inst"}:
+            st.caption("The address bar holds a link to this setting: paste it anywhere to reproduce the run.")
+        else:
+            st.caption("This instance is too large for a link: export its JSON on the Design page to share it.")
+
+
+def _changed() -> None:
+    sync_url()
+    _draw_setting()
+
+
+def inside_app() -> None:
+    """Run the whole app instead of this page when Streamlit runs a page file alone.
+
+    Streamlit (1.67) treats a ``pages/`` folder beside app.py as a legacy multipage app until some session
+    reaches `st.navigation`: until then, an address such as ``/design`` runs pages/design.py without app.py
+    (no sidebar, no layout, no error handling). Every page calls this first; in that mode it runs app.py,
+    which opens the page the address names inside the app, then stops the lone page."""
+    if PagesManager.uses_pages_directory:
+        runpy.run_path(str(APP_SCRIPT), run_name="__main__")
+        st.stop()
 
 
 def sync_url() -> None:

@@ -6,6 +6,8 @@ import streamlit as st
 from banditviz import figures
 from banditviz_app import forms, runs, state
 
+state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
+
 MAX_COMPARE_HORIZON = 20_000
 MAX_COMPARE_SEEDS = 50
 

@@ -8,6 +8,8 @@ from banditviz import figures, limits
 from banditviz.instances import NOISES
 from banditviz_app import forms, state, table
 
+state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
+
 st.markdown("## Design an instance")
 
 
@@ -21,38 +23,46 @@ def replace_instance(make, source: dict, what: str = "Not applied, the instance 
     return True
 
 
+def apply_edit(make, inst: banditviz.Instance) -> bool:
+    """`replace_instance` for a change of ``inst`` itself: the result is a custom instance named after ``inst``."""
+    return replace_instance(lambda: state.as_edit(make(), inst), {})
+
+
 def edit_means(inst: banditviz.Instance) -> None:
     """Objectives count, noise model and the table of arms of a fixed-means instance."""
     c1, c2, c3 = st.columns(3)
     L = c1.radio("Objectives", [2, 3], index=0 if inst.L == 2 else 1, horizontal=True,
                  key=f"design_L_{state.version()}", disabled=inst.L > 3)
-    if inst.L <= 3 and L != inst.L and replace_instance(lambda: table.change_objectives(inst, L), {}):
+    if inst.L <= 3 and L != inst.L and apply_edit(lambda: table.change_objectives(inst, L), inst):
         st.rerun()
     noise = c2.selectbox("Noise", NOISES, index=NOISES.index(inst.noise), key=f"design_noise_{state.version()}")
     sigma = c3.number_input("sigma (Gaussian)", 0.001, 1000.0, inst.sigma, format="%g",
                             key=f"design_sigma_{state.version()}", disabled=noise != "gaussian")
     changed = noise != inst.noise or (noise == "gaussian" and sigma != inst.sigma)
-    if changed and replace_instance(lambda: inst.with_changes(noise=noise, sigma=sigma), {}):
+    if changed and apply_edit(lambda: inst.with_changes(noise=noise, sigma=sigma), inst):
         st.rerun()
+    # The editor's state holds its edits relative to the table it was first drawn with (`base`). Streamlit drops
+    # that state when the user opens another page, so a fresh editor starts from the current instance.
+    editor = f"design_editor_{state.version()}"
     stored = st.session_state.get("design_table")
-    if stored is None or stored[0] != state.version():
-        stored = (state.version(), table.to_table(inst))
+    if stored is None or stored[0] != editor or editor not in st.session_state:
+        stored = (editor, table.to_table(inst))
         st.session_state["design_table"] = stored
     base = stored[1]
     config = {table.NAME: st.column_config.TextColumn(table.NAME, max_chars=60)}
     config.update({o: st.column_config.NumberColumn(o, format="%.3f", min_value=-1e6, max_value=1e6)
                    for o in inst.objective_names})
-    edited = st.data_editor(base, num_rows="dynamic", key=f"design_editor_{state.version()}",
+    edited = st.data_editor(base, num_rows="dynamic", key=editor,
                             column_config=config, hide_index=True)
     st.caption("Edit a cell, add a row at the bottom, or select rows and delete them; the preview follows.")
     if st.button("Add a random arm", key="design_add_random"):
-        replace_instance(lambda: table.add_random_arm(inst), {})
+        apply_edit(lambda: table.add_random_arm(inst), inst)
         st.rerun()
     if not edited.equals(base):
         try:
             new = table.from_table(edited, inst)
             if new != inst:
-                state.set_instance(new, {}, from_table=True)
+                state.set_instance(state.as_edit(new, inst), {}, from_table=True)
         except ValueError as exc:
             state.show_error(exc, "Table not applied, the instance is unchanged")
 
@@ -74,15 +84,25 @@ with start_preset:
         if st.button("Load preset", key="design_load"):
             replace_instance(lambda: banditviz.preset(name), {"preset": name})
 with start_gen:
-    gen = st.selectbox("Generator", list(state.GENERATORS), key="design_gen",
+    made = state.current().source  # the generator and parameters of the current instance, if it was generated
+    gp = made.get("gp", {}) if "gen" in made else {}
+
+    def gen_field(col, label: str, name: str, low, high, default):
+        """One generator parameter, showing the current instance's value when it was generated."""
+        kind = type(default)
+        key = forms.seeded(f"design_gen_{name}", kind(gp.get(name, default)))
+        return kind(col.number_input(label, low, high, key=key))
+
+    gen = st.selectbox("Generator", list(state.GENERATORS),
+                       key=forms.seeded("design_gen", made.get("gen", "uniform_box")),
                        help="The core's seeded generators (banditviz.instances).")
     c = st.columns(5)
-    args = {"K": int(c[0].number_input("arms K", 2, limits.MAX_ARMS, 8, key="design_K")),
-            "L": int(c[1].number_input("objectives L", 1, limits.MAX_OBJECTIVES, 2, key="design_L")),
-            "seed": int(c[2].number_input("seed", 0, limits.MAX_SEED, 0, key="design_gseed")),
-            "sigma": float(c[3].number_input("noise sigma", 0.01, 100.0, 0.5, key="design_gsigma"))}
+    args = {"K": gen_field(c[0], "arms K", "K", 2, limits.MAX_ARMS, 8),
+            "L": gen_field(c[1], "objectives L", "L", 1, limits.MAX_OBJECTIVES, 2),
+            "seed": gen_field(c[2], "seed", "seed", 0, limits.MAX_SEED, 0),
+            "sigma": gen_field(c[3], "noise sigma", "sigma", 0.01, 100.0, 0.5)}
     if gen in ("random_linear", "random_contextual"):
-        args["d"] = int(c[4].number_input("features d", 1, limits.MAX_DIM, 3, key="design_d"))
+        args["d"] = gen_field(c[4], "features d", "d", 1, limits.MAX_DIM, 3)
     if st.button("Generate", key="design_generate"):
         replace_instance(lambda: state.build_generated(gen, args), {"gen": gen, "gp": args})
 with start_file:

@@ -8,6 +8,8 @@ from banditviz import figures, pareto
 from banditviz.instances import uniform_box
 from banditviz_app import runs, state
 
+state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
+
 st.markdown("## Learn: Pareto bandits in five steps")
 
 

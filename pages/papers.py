@@ -6,6 +6,8 @@ import banditviz
 from banditviz_app import runs, state
 from banditviz_app.papers import PAPERS
 
+state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
+
 st.markdown("## The papers")
 st.caption("Each section runs a scaled-down version of the paper's experiment (a few seeds, a short horizon) "
            "with the algorithms and presets registered for that paper. Full-size runs go through the CLI.")

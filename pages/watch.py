@@ -8,6 +8,8 @@ import streamlit.components.v1 as components
 import banditviz
 from banditviz_app import forms, runs, state
 
+state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
+
 # Presses the figure's own play button once its frames are loaded: the first screen of a session moves by
 # itself (a fixed script with no user data; the component's iframe shares the page's origin). The 1.5 s wait
 # lets Streamlit finish drawing the chart: an animation started during that redraw cannot be paused

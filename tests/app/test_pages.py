@@ -100,19 +100,42 @@ def test_watch_round_inspector_explains_a_round():
     assert any("initialisation" in t and "arm 4" in t for t in texts)
 
 
-@pytest.mark.parametrize("query, word", [
-    ({"T": "-5"}, "T"),
-    ({"alg": "no_such_algorithm"}, "algorithm"),
-    ({"p": '{"epsilon": 5}', "alg": "mo_epsilon_greedy"}, "epsilon"),
-    ({"alg": "ramgape_b"}, "algorithm"),
-    ({"inst": "{not json"}, "instance JSON"),
-    ({"preset": "nope"}, "preset"),
+def warnings(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize("query, word, refused", [
+    ({"T": "-5"}, "T", "horizon"),
+    ({"T": str(10**12)}, "T", "horizon"),
+    ({"seed": "x"}, "seed", "seed"),
+    ({"alg": "no_such_algorithm"}, "algorithm", "algorithm"),
+    ({"p": '{"epsilon": 5}', "alg": "mo_epsilon_greedy"}, "epsilon", "params"),
+    ({"alg": "ramgape_b"}, "algorithm", "algorithm"),
+    ({"inst": "{not json"}, "instance JSON", "instance"),
+    ({"preset": "nope"}, "preset", "instance"),
 ])
-def test_bad_links_show_an_error_and_fall_back_to_the_default(query, word):
-    at = open_page("watch", {**SMALL, **query})
-    assert any(word in e for e in errors(at)), errors(at)
-    assert setting(at).instance == banditviz.preset("default")
-    assert len(charts(at)) == 1
+def test_a_link_with_one_bad_value_keeps_the_rest_and_says_what_was_refused(query, word, refused):
+    link = {"preset": "default_3d", "alg": "pareto_ts", "T": "150", "seed": "4", **query}
+    at = open_page("watch", link)
+    assert any(word in w and "refused" in w for w in warnings(at)), warnings(at)
+    s, default = setting(at), state.default_setting()
+    expected = {"instance": banditviz.preset("default_3d"), "algorithm": "pareto_ts", "params": {},
+                "horizon": 150, "seed": 4}
+    keys = {"instance": {"preset", "inst", "gen"}, "algorithm": {"alg"}, "horizon": {"T"}, "seed": {"seed"}}
+    for part, url_keys in keys.items():  # every valid part the bad value does not replace is kept
+        if part != refused and not url_keys & set(query):
+            assert getattr(s, part) == expected[part], part
+    if refused in ("horizon", "seed"):
+        assert getattr(s, refused) == getattr(default, refused)
+    assert len(charts(at)) == 1 and qp(at, "seed") == str(s.seed)
+    at.run()
+    assert not warnings(at)  # said once, not on every rerun
+
+
+def test_a_link_keeps_the_valid_parameters_and_drops_the_bad_one():
+    at = open_page("watch", {**SMALL, "alg": "mo_epsilon_greedy", "p": '{"epsilon": 0.3, "nope": 1}'})
+    assert setting(at).params == {"epsilon": 0.3}
+    assert any("nope" in w for w in warnings(at)), warnings(at)
 
 
 def test_a_link_with_an_instance_reproduces_the_run():
@@ -140,7 +163,7 @@ def test_design_load_preset_and_generate_change_the_instance():
     assert setting(at).instance == banditviz.preset("default_3d")
     assert qp(at, "preset") == "default_3d"
     at.selectbox(key="design_gen").set_value("convex_front")
-    at.number_input(key="design_K").set_value(6)
+    at.number_input(key="design_gen_K").set_value(6)
     button(at, "Generate").click().run()
     assert not errors(at)
     assert setting(at).instance.K == 6 and setting(at).source["gen"] == "convex_front"
