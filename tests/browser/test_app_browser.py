@@ -21,7 +21,7 @@ FIGURE_FRAMES = ("() => JSON.stringify(document.querySelector('.js-plotly-plot')
 
 def wait_app(page) -> None:
     """Wait until the script has finished and the page is quiet (no running indicator)."""
-    page.wait_for_selector("[data-testid='stSidebarNav']", timeout=60_000)
+    page.wait_for_selector(".st-key-bv_nav", timeout=60_000)
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
 
 
@@ -99,7 +99,7 @@ def url_holds(page, text: str, timeout_ms: int = 20_000) -> bool:
 def goto_page(page, server: str, title: str) -> None:
     page.goto(server)
     wait_app(page)
-    page.locator("[data-testid='stSidebarNav'] a", has_text=title).click()
+    page.locator(".st-key-bv_nav a", has_text=title).click()
     wait_app(page)
 
 
