@@ -37,6 +37,7 @@ from __future__ import annotations
 import itertools
 from functools import lru_cache
 
+import moocore
 import numpy as np
 from scipy.optimize import linprog
 from scipy.spatial import ConvexHull
@@ -127,23 +128,31 @@ def dominated_by(means) -> np.ndarray:
     return ge & gt
 
 
+def _finite_order(mu: np.ndarray) -> np.ndarray:
+    """``mu`` with each column's infinities replaced by finite values just outside its finite range.
+
+    Dominance only compares entries within a column, so this order-preserving map changes no comparison;
+    moocore's filter needs it (it misorders rows with -inf in some columns).
+    """
+    if np.isfinite(mu).all():
+        return mu
+    out = mu.copy()
+    for col in out.T:
+        finite = col[np.isfinite(col)]
+        low, high = (finite.min() - 1.0, finite.max() + 1.0) if finite.size else (-1.0, 1.0)
+        col[col == -np.inf], col[col == np.inf] = low, high
+    return out
+
+
 def pareto_mask(means) -> np.ndarray:
     """Boolean K-vector: arm not Pareto-dominated by any other arm (002 §2.2; duplicates all kept).
 
-    Infinite entries are allowed (e.g. ``-inf`` for arms not yet observed).
+    Infinite entries are allowed (e.g. ``-inf`` for arms not yet observed).  Computed by moocore's
+    ``is_nondominated`` (keeping weakly non-dominated duplicates): 1.1-1.8x faster than blockwise numpy
+    comparisons at K = 8-32 and 10-200x at K = 259-1000 (benchmarks/pareto.py).
     """
     mu = as_means(means, allow_inf=True)
-    K, L = mu.shape
-    out = np.ones(K, dtype=bool)
-    for s in range(0, K, _BLOCK):
-        blk = mu[s:s + _BLOCK]
-        ge = np.ones((blk.shape[0], K), dtype=bool)
-        gt = np.zeros((blk.shape[0], K), dtype=bool)
-        for l in range(L):
-            ge &= mu[None, :, l] >= blk[:, l, None]
-            gt |= mu[None, :, l] > blk[:, l, None]
-        out[s:s + _BLOCK] = ~(ge & gt).any(axis=1)
-    return out
+    return moocore.is_nondominated(_finite_order(mu), maximise=True, keep_weakly=True)
 
 
 def _maxmin_rows(mu: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -736,8 +745,6 @@ def psi_complexity(gaps, h: int | None = None) -> dict[str, float]:
 
 def _hv2d(x: np.ndarray, y: np.ndarray, rx: float, ry: float) -> float:
     """Area dominated by points (x, y) (all > reference) above (rx, ry)."""
-    if x.size == 0:
-        return 0.0
     order = np.lexsort((-y, -x))
     xs = x[order]
     cm = np.maximum.accumulate(y[order])
@@ -749,7 +756,9 @@ def hypervolume(points, ref) -> float:
     """Exact hypervolume dominated by ``points`` (n, L) relative to ``ref`` (L,), L in {2, 3}, maximised.
 
     Points not strictly better than ``ref`` in every objective contribute nothing.  2-D: sweep over
-    objective 1; 3-D: slabs between consecutive objective-3 levels, each a 2-D sweep.
+    objective 1 (as fast as moocore there); 3-D: moocore's dimension-sweep algorithm (Fonseca, Paquete &
+    Lopez-Ibanez, "An improved dimension-sweep algorithm for the hypervolume indicator", CEC 2006), 5-600x
+    faster than slabs of 2-D sweeps at K = 8-1000 (benchmarks/pareto.py).
     """
     try:
         P = np.asarray(points, dtype=float)
@@ -775,17 +784,7 @@ def hypervolume(points, ref) -> float:
         return 0.0
     if L == 2:
         return _hv2d(P[:, 0], P[:, 1], r[0], r[1])
-    P = np.unique(P, axis=0)
-    P = P[pareto_mask(P)]
-    order = np.argsort(-P[:, 2], kind="stable")
-    P = P[order]
-    z = P[:, 2]
-    levels = np.concatenate([np.flatnonzero(np.diff(z) != 0), [z.size - 1]])  # last index of each level
-    total = 0.0
-    for k, last in enumerate(levels):
-        below = z[levels[k + 1]] if k + 1 < levels.size else r[2]
-        total += _hv2d(P[:last + 1, 0], P[:last + 1, 1], r[0], r[1]) * (z[last] - below)
-    return float(total)
+    return float(moocore.hypervolume(P, ref=r, maximise=True))
 
 
 # --------------------------------------------------------------------------------------------------

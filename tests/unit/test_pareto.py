@@ -198,6 +198,19 @@ def test_every_function_validates_means():
 def test_pareto_mask_allows_minus_inf_for_unseen_arms():
     mu = np.array([[0.5, 0.5], [-np.inf, -np.inf], [0.9, 0.1]])
     assert pp.pareto_mask(mu).tolist() == [True, False, True]
+    # -inf in one column only: row 1 is dominated by row 0 (moocore alone keeps it)
+    mu = np.array([[-np.inf, 3, 3, 0], [-np.inf, 2, 3, 0], [1, 2, 0, 2]])
+    assert pp.pareto_mask(mu).tolist() == [True, False, True]
+
+
+@FAST
+@given(means_st(max_k=14, max_l=4), st.data())
+def test_pareto_mask_with_infinite_entries_matches_brute_force(mu, data):
+    which = data.draw(st.lists(st.sampled_from([0, 0, 0, -1, 1]), min_size=mu.size, max_size=mu.size))
+    mu = mu.copy()
+    mu.flat[np.array(which) == -1] = -np.inf
+    mu.flat[np.array(which) == 1] = np.inf
+    np.testing.assert_array_equal(pp.pareto_mask(mu), brute_pareto(mu))
 
 
 # --------------------------------------------------------------------------------------------------
