@@ -82,7 +82,7 @@ def _names(name: str, value: Any, n: int, default: Callable[[int], str]) -> tupl
 
 
 def _beta_variance(a: float, b: float) -> float:
-    return a * b / ((a + b) ** 2 * (a + b + 1))
+    return a * b / ((a + b) * (a + b) * (a + b + 1))
 
 
 def _distribution(i: int, spec: Any) -> dict[str, Any]:
@@ -122,7 +122,7 @@ def distribution_moments(spec: dict[str, Any]) -> tuple[float, float]:
         p = spec["p"]
         return p, p * (1 - p)
     lo, hi = spec["low"], spec["high"]
-    return (lo + hi) / 2, (hi - lo) ** 2 / 12
+    return (lo + hi) / 2, (hi - lo) * (hi - lo) / 12
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,8 +172,7 @@ class Instance:
         limits.check_int("features: number of columns d", X.shape[1], 1, limits.MAX_DIM)
         if th.shape[0] != X.shape[1]:
             raise ValueError(f"theta: must have d = {X.shape[1]} rows (one per feature), got {th.shape[0]}")
-        m = X @ th
-        m.setflags(write=False)
+        m = linear_means(X, th)
         return cls._build("linear", m, features=X, theta=th, noise=noise, sigma=sigma,
                           objective_names=objective_names, directions=directions, arm_names=arm_names,
                           name=name, description=description)
@@ -421,6 +420,18 @@ class Instance:
         return hash(self.to_json())
 
 
+def linear_means(features: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """features @ theta, the same bits on every machine: a BLAS product's summation order (and its use of
+    fused multiply-add) depends on the CPU's kernel, so the products are added feature by feature in a
+    fixed order with plain (correctly rounded) elementwise operations."""
+    X, th = np.asarray(features, dtype=float), np.asarray(theta, dtype=float)
+    m = X[:, 0, None] * th[0]
+    for j in range(1, X.shape[1]):
+        m = m + X[:, j, None] * th[j]
+    m.setflags(write=False)
+    return m
+
+
 # ---------------------------------------------------------------------- generators (seeded)
 def _rng(seed: int) -> np.random.Generator:
     return np.random.default_rng(limits.check_int("seed", seed, 0, limits.MAX_SEED))
@@ -489,14 +500,18 @@ def random_contextual(K: int, d: int = 5, L: int = 2, seed: int = 0, *, sigma: f
 
 
 def sample_contexts(rng: np.random.Generator, K: int, d: int, kind: str) -> np.ndarray:
-    """K contexts in the unit ball (002 §9 D3): uniform in the ball, on the sphere, or clipped Gaussian."""
+    """K contexts in the unit ball (002 §9 D3): uniform in the ball, on the sphere, or clipped Gaussian.
+
+    Uniform in the ball: a uniform direction times a radius with P(r <= s) = s^d, drawn as the largest of
+    d uniforms (same law as u^(1/d)); numpy's power ufunc is vectorised per CPU (SVML on AVX-512), so
+    u^(1/d) would not give the same bits on every machine."""
     g = rng.normal(size=(K, d))
     norms = np.linalg.norm(g, axis=1, keepdims=True)
     if kind == "unit_sphere":
         return g / norms
     if kind == "gaussian_clipped":
         return g / np.maximum(norms, 1.0)
-    return g / norms * rng.random((K, 1)) ** (1.0 / d)
+    return g / norms * rng.random((K, d)).max(axis=1, keepdims=True)
 
 
 # ---------------------------------------------------------------------- presets

@@ -11,13 +11,14 @@
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from .. import datasets
-from ..instances import Instance, register_preset
+from ..instances import Instance, linear_means, register_preset
 from ..pareto import pareto_mask, psi_gaps
 
 PSI = "Kone, Kaufmann & Richert (AISTATS 2025)"
@@ -47,7 +48,7 @@ def synthetic_features(K: int) -> np.ndarray:
         u = rng.random(h)
         x = rng.random() * u / u.sum()
         cand = np.array(X + [x])
-        mu = cand @ SYNTH_THETA
+        mu = linear_means(cand, SYNTH_THETA)
         gaps = psi_gaps(mu)
         front = np.flatnonzero(pareto_mask(mu))
         if (np.allclose(gaps[:h], base, rtol=0, atol=1e-12) and gaps[-1] >= base.max() + 1e-9
@@ -102,8 +103,29 @@ def noc_arrays(csv_path: str | Path | None = None, csv_text: str | bytes | None 
     if raw.shape[1] != 6 or not 2 <= raw.shape[0] <= 1000 or not np.all(np.isfinite(raw)):
         raise ValueError(f"csv_path: need 2 to 1000 rows of 6 finite numbers, got shape {raw.shape}")
     X = raw[:, :4] / np.linalg.norm(raw[:, :4], axis=1, keepdims=True)
-    theta = np.linalg.solve(X.T @ X, X.T @ raw[:, 4:])
-    return X, theta, raw
+    return X, least_squares(X, raw[:, 4:]), raw
+
+
+def least_squares(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """argmin_theta ||X theta - Y||^2 through the normal equations, solved by a Cholesky factor written out
+    in correctly rounded scalar steps: the same bits on every machine (LAPACK and BLAS kernels differ per
+    CPU). X must have full column rank (NoC: 4 columns)."""
+    d = X.shape[1]
+    G = [[float(np.sum(X[:, i] * X[:, j])) for j in range(d)] for i in range(d)]
+    b = [[float(np.sum(X[:, i] * Y[:, l])) for l in range(Y.shape[1])] for i in range(d)]
+    C = [[0.0] * d for _ in range(d)]  # G = C C^T, C lower triangular
+    for i in range(d):
+        for j in range(i + 1):
+            s = G[i][j] - sum(C[i][k] * C[j][k] for k in range(j))
+            C[i][j] = math.sqrt(s) if i == j else s / C[j][j]
+    theta = np.zeros((d, Y.shape[1]))
+    for col in range(Y.shape[1]):
+        z = [0.0] * d
+        for i in range(d):
+            z[i] = (b[i][col] - sum(C[i][k] * z[k] for k in range(i))) / C[i][i]
+        for i in reversed(range(d)):
+            theta[i, col] = (z[i] - sum(C[k][i] * theta[k, col] for k in range(i + 1, d))) / C[i][i]
+    return theta
 
 
 @register_preset("noc", paper=PSI, dims=2,
@@ -127,6 +149,14 @@ def pfi_toy(sigma: float = 0.1) -> Instance:
     return Instance.from_means(PFI_TOY, sigma=sigma, name="PFI toy", description="000 §1.6 worked example")
 
 
+def equicorrelated_normal(rng: np.random.Generator, K: int, n: int, rho: float) -> np.ndarray:
+    """n draws (rows) of N(0, (1 - rho) I_K + rho 11^T) as sqrt(1 - rho) z + sqrt(rho) w 1 (z ~ N(0, I_K),
+    w ~ N(0, 1)): an explicit factor of the covariance, so the draw is the same on every machine (an SVD
+    or eigen factor splits the repeated eigenvalue 1 - rho differently with each LAPACK build)."""
+    g = rng.normal(size=(n, K + 1))
+    return np.sqrt(1 - rho) * g[:, :K] + np.sqrt(rho) * g[:, K:]
+
+
 @register_preset("pfi_sensitivity", paper=PFI, dims=2,
                  description="000 §4.2 (Fig. 2): K = d = 10 linear arms, L = 2, theta entries U[-1, 1], "
                              "context means from N(0, (1-rho) I + rho 11^T) per coordinate (rho = 0.5) scaled to "
@@ -135,8 +165,7 @@ def pfi_sensitivity(seed: int = 0, K: int = 10, d: int = 10, rho: float = 0.5, s
     if not 0 <= rho < 1:
         raise ValueError(f"rho: the correlation of the context means must be in [0, 1), got {rho!r}")
     rng = np.random.default_rng(seed)
-    cov = (1 - rho) * np.eye(K) + rho * np.ones((K, K))
-    X = rng.multivariate_normal(np.zeros(K), cov, size=d).T  # column j: coordinate j of every arm
+    X = equicorrelated_normal(rng, K, d, rho).T  # column j: coordinate j of every arm
     X *= 0.7 / np.linalg.norm(X, axis=1).max()
     theta = rng.uniform(-1, 1, size=(d, 2))
     return Instance.from_linear(X, theta, sigma=sigma, name=f"PFI sensitivity seed={seed}",

@@ -308,13 +308,16 @@ def test_same_seed_same_trace_and_parameter_validation() -> None:
 
 
 def test_pfiwr_never_pulls_an_eliminated_arm() -> None:
-    """§6 P12: after T0 the pulls come from the empirical front of A U P, never from eliminated arms."""
+    """§6 P12: after T0 the pulls come from the empirical front of A U P, never from eliminated arms.
+
+    On this instance the first rejection comes at rounds 435-911 for run seeds 0-5 (measured), so 2500
+    rounds leave well over a thousand rounds in which a rejected arm could be pulled."""
     inst = bv.preset("pfi_sensitivity")
-    tr = bv.run(inst, "pfiwr", 1000, seed=0, snapshots=300, S=2.24)
+    tr = bv.run(inst, "pfiwr", 2500, seed=0, snapshots=300, S=2.24)
     status = {s.t: s.status for s in tr.snapshots}
     after_elimination = 0
     for t in range(2, tr.rounds + 1):
         if t - 1 in status:
             assert status[t - 1][tr.arms[t - 1]] != REJECTED
             after_elimination += bool((status[t - 1] == REJECTED).any())
-    assert after_elimination > 10
+    assert after_elimination > 100
