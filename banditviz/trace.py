@@ -1,13 +1,17 @@
 """`Trace`: the columnar record of one run (per-round arrays plus `RoundState` snapshots).
 
 Saved as one ``.npz`` (numpy arrays, no pickle) holding the instance and metadata as JSON, so a saved
-trace reloads bit for bit: floats are stored as arrays or as JSON with round-trip precision.
+trace reloads bit for bit: per-round arrays in the .npz, extras/params/info as JSON whose arrays, numpy
+scalars and non-finite floats carry their raw bytes (`_encode`).
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import math
 import os
+import struct
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,31 +26,56 @@ from .instances import Instance
 _SNAPSHOT_ARRAYS = ("estimates", "lower", "upper", "status", "counts")
 
 
+def _bits(value: float) -> str:
+    return struct.pack("<d", value).hex()
+
+
+def _raw(value: np.ndarray | np.generic) -> str:
+    return base64.b64encode(np.ascontiguousarray(value).tobytes()).decode("ascii")
+
+
 def _encode(value: Any) -> Any:
-    """JSON-ready form of snapshot extras: arrays and tuples are tagged so that they come back as such."""
+    """JSON-ready form of snapshot extras, params and info that decodes bit for bit.
+
+    Arrays and numpy scalars keep their dtype and raw bytes (so NaN payloads and -0.0 survive), tuples and
+    dicts with non-string keys are tagged, non-finite floats are stored as their IEEE 754 bits.
+    """
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        return {"__raw__": _raw(value), "dtype": value.dtype.str, "shape": list(value.shape)}
     if isinstance(value, np.ndarray):
         return {"__array__": _encode(value.tolist()), "dtype": value.dtype.str, "shape": list(value.shape)}
     if isinstance(value, np.generic):
-        return _encode(value.item())
+        return {"__scalar__": _raw(value), "dtype": value.dtype.str}
     if isinstance(value, tuple):
         return {"__tuple__": [_encode(v) for v in value]}
     if isinstance(value, list):
         return [_encode(v) for v in value]
     if isinstance(value, dict):
-        return {str(k): _encode(v) for k, v in value.items()}
-    if isinstance(value, float) and not np.isfinite(value):
-        return {"__float__": repr(value)}
+        if all(isinstance(k, str) for k in value):
+            return {k: _encode(v) for k, v in value.items()}
+        return {"__dict__": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, float) and not math.isfinite(value):
+        return {"__float__": _bits(value)}
     return value
 
 
 def _decode(value: Any) -> Any:
+    """Inverse of `_encode` (also reads the list-based arrays and named non-finite floats of older files)."""
     if isinstance(value, dict):
+        if "__raw__" in value:
+            data = base64.b64decode(value["__raw__"])
+            return np.frombuffer(data, dtype=np.dtype(value["dtype"])).reshape(value["shape"]).copy()
+        if "__scalar__" in value:
+            return np.frombuffer(base64.b64decode(value["__scalar__"]), dtype=np.dtype(value["dtype"]))[0]
         if "__array__" in value:
             return np.array(_decode(value["__array__"]), dtype=np.dtype(value["dtype"])).reshape(value["shape"])
         if "__tuple__" in value:
             return tuple(_decode(v) for v in value["__tuple__"])
+        if "__dict__" in value:
+            return {_decode(k): _decode(v) for k, v in value["__dict__"]}
         if "__float__" in value:
-            return float(value["__float__"])
+            text = value["__float__"]
+            return float(text) if text in ("nan", "inf", "-inf") else struct.unpack("<d", bytes.fromhex(text))[0]
         return {k: _decode(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_decode(v) for v in value]
