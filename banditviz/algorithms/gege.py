@@ -73,7 +73,7 @@ class _GEGE(BatchedIdentifier):
         A = self.active
         self.basis = design.subspace_basis(self.X[A])
         Xt = self.X[A] @ self.basis
-        w, ratio = design.cached_design(Xt, tol=self.params["design_tol"])
+        w, ratio = self.design(Xt)
         n = math.ceil(n_pulls - 1e-9) if rule == "efficient" else n_pulls
         alloc = design.round_design(w, n, Xt, rule)  # type: ignore[arg-type]
         self.weights = np.zeros(self.K)
@@ -84,6 +84,10 @@ class _GEGE(BatchedIdentifier):
                            h_r=Xt.shape[1], certificate=ratio, rounding_ratio=design.rounding_ratio(Xt, alloc),
                            active=A.copy())
         self.start_batch(design.pull_sequence(A, alloc, limit=self.horizon))
+
+    def design(self, Xt: np.ndarray) -> tuple[np.ndarray, float]:
+        """G-optimal design weights over the rows of Xt and the Kiefer-Wolfowitz ratio (001 §2.2)."""
+        return design.cached_design(Xt, tol=self.params["design_tol"])
 
     def estimate(self, box_delta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """This round's estimates of the active arms: (mu_hat, gaps, empirically-optimal mask)."""
@@ -181,7 +185,11 @@ class GEGEFixedBudget(_GEGE):
                   DESIGN_TOL),
           summary="Fixed confidence: rounds of G-optimal design with precision eps_r = 2^-(r+1).")
 class GEGEFixedConfidence(_GEGE):
-    """GEGE, fixed confidence (Alg. 3)."""
+    """GEGE, fixed confidence (Alg. 3): round r accepts an empirically optimal arm whose gap is >= ACCEPT eps_r
+    and rejects a dominated arm whose gap is >= REJECT eps_r (Alg. 3, lines 9-10)."""
+
+    ACCEPT = 1.0
+    REJECT = 0.5
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         super().reset(problem, rng)
@@ -222,10 +230,11 @@ class GEGEFixedConfidence(_GEGE):
         r, eps_r, delta_r = self.batch, self.extras["eps_r"], self.extras["delta_r"]
         mu, gaps, S = self.estimate(delta_r)
         A = self.active
-        out = np.flatnonzero((S & (gaps >= eps_r)) | (~S & (gaps >= eps_r / 2)))
+        accept, reject = self.ACCEPT * eps_r, self.REJECT * eps_r
+        out = np.flatnonzero((S & (gaps >= accept)) | (~S & (gaps >= reject)))
         self.events.append(f"round {r} ended (eps_r = {eps_r:.4g}): empirical Pareto set {fmt_set(A[S])}; "
-                           f"accept optimal arms with gap >= {eps_r:.4g}, reject dominated arms with gap >= "
-                           f"{eps_r / 2:.4g}")
+                           f"accept optimal arms with gap >= {accept:.4g}, reject dominated arms with gap >= "
+                           f"{reject:.4g}")
         guess = self.guess(S, A)
         self.discard(mu, S, gaps, out, "its gap passed the threshold of this round")
         answer = set(self.accepted) | set(self.active.tolist())
