@@ -204,25 +204,46 @@ def fixed_budget_curves(inst, trials: int) -> dict:
     return {alg: regret_curves(inst, alg, 10_000, range(trials), **FB_REGIME.get(alg, {})) for alg in FB_ALGS}
 
 
+def exp3_failures(curves: dict, candidate: str, inst) -> list[str]:
+    """The Experiment-3 checks run on the curves of ``candidate`` played as RAMGapEb (§4.6 with the deviation of
+    `test_exp3_regret_curves`): the names of the checks it fails. Per-trial regret areas are paired across
+    algorithms (same seeds, common random numbers)."""
+    auc = {alg: c.auc(inst.K) for alg, c in curves.items()}
+    ram = curves[candidate]
+    area = {alg: c.regret[:, c.t > 2 * inst.K].sum(axis=1) for alg, c in curves.items()}
+    checks = {
+        "zero regret after 4000": (ram.trimmed()[ram.t >= 4000] == 0).all(),
+        "exact at n": (ram.regret[:, -1] == 0).mean() >= 0.9,
+        "AUC below 0.9 x round robin": auc[candidate] <= 0.9 * auc["ra_round_robin"],
+        "area below round robin's in >= 70% of trials": (area[candidate] < area["ra_round_robin"]).mean() >= 0.7,
+        "AUC below 0.5 x LIE-RR and HVI": auc[candidate] <= 0.5 * min(auc["lie_round_robin"], auc["hvi_pareto"]),
+        "AUC below 0.75 x EGP and xi-LCB": auc[candidate] <= 0.75 * min(auc["egp"], auc["xi_lcb"]),
+        "half the samples on D+": ram.pareto_share(risk.pareto_set(inst)) >= 0.5,
+    }
+    return [name for name, ok in checks.items() if not ok]
+
+
 @pytest.mark.slow
 def test_exp3_regret_curves() -> None:
-    """K = 10, 50 trials (seeds 0..49), the spec's checks except one tolerance.
+    """K = 10, 50 trials (seeds 0..49), the spec's checks except one tolerance, plus three that reject plain
+    round robin in place of RAMGapEb.
 
     Deviation: the spec asks AUC(RAMGapEb) <= 0.5 x the AUC of each of LIE-RR, HVI, EGP and xi-LCB. That holds
     with a wide margin for LIE-RR and HVI (measured ratio ~0.07), but EGP's and xi-LCB's AUC depend on the seed
     set: over four disjoint sets of 50 seeds I measured EGP 13.5-42, xi-LCB 15.5-20.5 and RAMGapEb 8.0-10.4
     (spec: 24.4, 24.3 and 8.6), so for those two the bound is 0.75.
+
+    Broken variant: round robin played as RAMGapEb (its curves are Round-Robin's) passes the spec's checks on
+    most seed sets, so three checks against Round-Robin are added. Over the four seed sets of 50 trials:
+    AUC(RAMGapEb) / AUC(RR) = 0.78-0.82 (bound 0.9; round robin 1.0), RAMGapEb's regret area is below RR's in
+    40-44 of 50 paired trials (bound 35; round robin 0), RAMGapEb spends 0.63-0.64 of its samples on D+
+    (bound 0.5; round robin 0.40). Each of the three rejects round robin whatever the seeds.
     """
     inst = preset("risk_averse_table1")
     curves = fixed_budget_curves(inst, 50)
-    auc = {alg: c.auc(inst.K) for alg, c in curves.items()}
-    ram = curves["ramgape_b"]
-    assert (ram.trimmed()[ram.t >= 4000] == 0).all()
-    assert (ram.regret[:, -1] == 0).mean() >= 0.9
-    assert auc["ramgape_b"] <= 1.5 * auc["ra_round_robin"]
-    assert auc["ramgape_b"] <= 0.5 * min(auc["lie_round_robin"], auc["hvi_pareto"])
-    assert auc["ramgape_b"] <= 0.75 * min(auc["egp"], auc["xi_lcb"])
-    assert ram.pareto_share(risk.pareto_set(inst)) >= 0.5
+    assert exp3_failures(curves, "ramgape_b", inst) == []
+    assert {"AUC below 0.9 x round robin", "area below round robin's in >= 70% of trials",
+            "half the samples on D+"} <= set(exp3_failures(curves, "ra_round_robin", inst))
 
 
 @pytest.mark.slow
