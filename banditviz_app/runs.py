@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import banditviz
-from banditviz import figures
+from banditviz import figures, fronts
 from banditviz.simulate import has_compiled_loop
 from banditviz.sweep import summary as sweep_summary
 from banditviz.sweep import sweep as run_sweep
@@ -101,6 +101,14 @@ def cached_sweep(instance_json: str, algorithms: tuple[tuple[str, str], ...], se
         while len(_SWEEPS) > MAX_SWEEPS:
             _SWEEPS.popitem(last=False)
     return table.copy()
+
+
+@st.cache_data(**CACHE)
+def cached_fronts(instance_json: str, algorithms: tuple[tuple[str, str], ...], seeds: int,
+                  horizon: int) -> dict[str, list]:
+    """The estimated front of each run of a `cached_sweep` (same entries, seeds 0..seeds-1), cached by its inputs."""
+    inst = banditviz.Instance.from_json(instance_json)
+    return fronts.run_fronts(inst, [(name, json.loads(params)) for name, params in algorithms], range(seeds), horizon)
 
 
 PROCESSES_FROM = 400_000  # Python-loop seed-rounds from which local worker processes repay their start-up (~1-2 s)

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from banditviz import figures
+from banditviz import figures, fronts
 from banditviz_app import forms, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
@@ -70,12 +70,35 @@ def stopping_tab(stops) -> None:
     right.plotly_chart(figures.success_rate_chart(stops), key="compare_success")
 
 
+def fronts_tab() -> None:
+    """Empirical attainment surfaces of the estimated fronts (drawn on request: it replays the runs)."""
+    st.caption("Each run's estimated front: the sample means of the pulled arms that no other one dominates, at "
+               "the end of the run. The p% attainment surface bounds what at least p% of the runs reached.")
+    obj = (0, 1)
+    if inst.L > 2:
+        c1, c2 = st.columns(2)
+        names = list(range(inst.L))
+        x = c1.selectbox("x objective", names, 0, format_func=lambda o: inst.objective_names[o], key="compare_eaf_x")
+        y = c2.selectbox("y objective", [o for o in names if o != x], format_func=lambda o: inst.objective_names[o],
+                         key="compare_eaf_y")
+        obj = (x, y)
+    if st.session_state.get("compare_eaf") != request and not st.button("Draw the attainment surfaces",
+                                                                       key="compare_eaf_draw"):
+        return
+    st.session_state["compare_eaf"] = request
+    with st.spinner("Replaying the runs for their final estimates..."):
+        per_alg = runs.cached_fronts(setting.instance_json, runs.sweep_entries(chosen), n_seeds, horizon)
+    st.plotly_chart(figures.eaf_chart(per_alg, inst, obj), key="compare_eaf_chart")
+
+
 curves, stops = runs.curve_frame(table), runs.stopping_frame(table)
 views = {}  # only the views these algorithms have: regret curves (regret-type), stopping times (identification)
 if len(curves.columns) > 3 and not curves.empty:
     views["Regret curves"] = lambda: regret_tab(curves)
 if not stops.empty:
     views["Sample complexity and success"] = lambda: stopping_tab(stops)
+if fronts.has_estimated_front(inst) and inst.L >= 2:
+    views["Estimated fronts over seeds"] = fronts_tab
 for tab, draw in zip(st.tabs(list(views)), views.values(), strict=True):
     with tab:
         draw()

@@ -1,4 +1,5 @@
-"""Static figures: instance preview, regret curves over seeds, sample complexity, success rate, pull counts.
+"""Static figures: instance preview, regret curves over seeds, sample complexity, success rate, pull counts,
+empirical attainment surfaces of the estimated fronts over seeds.
 
 Decisions (issue 6 silent):
 * Preview of a contextual instance: the means of one round whose contexts are drawn with seed 0
@@ -13,6 +14,7 @@ Decisions (issue 6 silent):
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +23,7 @@ import plotly.graph_objects as go
 
 from .. import pareto
 from ..algorithms.base import STATUS_NAMES
+from ..fronts import PERCENTILES, attainment_surfaces
 from ..instances import Instance, sample_contexts
 from ..trace import Trace
 from . import geometry as geo
@@ -239,6 +242,45 @@ def success_rate_chart(frame: pd.DataFrame) -> go.Figure:
     layout = base_layout("success rate: share of runs with the right answer", height=520)
     layout.update(yaxis={"title": {"text": "success rate"}, "range": [0, 1.05], "tickformat": ".0%"},
                   xaxis={"title": {"text": ""}})
+    return go.Figure(data=data, layout=layout)
+
+
+_SURFACE_STYLE = {25: ("dash", 2.5, "25%: reached by a quarter of the runs"), 50: ("solid", 5, "median (50%)"),
+                  75: ("dot", 2.5, "75%: reached by three quarters of the runs")}
+
+
+def eaf_chart(fronts: Mapping[str, Sequence[np.ndarray]], instance: Instance,
+              objectives: tuple[int, int] = (0, 1), percentiles: Sequence[int] = PERCENTILES) -> go.Figure:
+    """Empirical attainment surfaces of each algorithm's estimated fronts over its runs, with the true front.
+
+    ``fronts`` maps an algorithm to one (n, L) maximised front per run (`banditviz.fronts.estimated_front`);
+    the surfaces are those of the fronts projected on the two ``objectives`` (`fronts.attainment_surfaces`).
+    """
+    if not isinstance(instance, Instance) or instance.means is None:
+        raise ValueError("instance: the attainment chart needs an Instance with fixed means")
+    obj = _preview_objectives(instance, objectives)
+    if len(obj) != 2:
+        raise ValueError(f"objectives: the attainment chart draws 2 objectives, got {objectives!r}")
+    if not fronts:
+        raise ValueError("fronts: give the estimated fronts of at least one algorithm")
+    signs = np.array([-1.0 if instance.directions[o] == "min" else 1.0 for o in obj])
+    truth = geo.staircase(np.asarray(instance.means)[np.asarray(instance.pareto_set)][:, obj], signs)
+    data: list[go.BaseTraceType] = [go.Scatter(
+        x=truth[:, 0], y=truth[:, 1], mode="lines+markers", name="true Pareto front", hoverinfo="skip",
+        line={"color": "#222222", "width": 2}, marker={"size": 7, "color": "#222222"})]
+    runs = 0
+    for i, (alg, per_run) in enumerate(fronts.items()):
+        projected = [np.asarray(f, dtype=float)[:, obj] for f in per_run]
+        runs = max(runs, len(projected))
+        for p, surface in attainment_surfaces(projected, percentiles).items():
+            dash, width, what = _SURFACE_STYLE.get(p, ("dashdot", 2, f"{p:g}%"))
+            line = geo.staircase(surface, signs)
+            data.append(go.Scatter(x=line[:, 0], y=line[:, 1], mode="lines", name=f"{alg}: {what}",
+                                   legendgroup=str(alg), line={"color": series_color(i), "width": width, "dash": dash},
+                                   hovertemplate=f"{alg}, {p:g}% surface<br>%{{x:.3f}}, %{{y:.3f}}<extra></extra>"))
+    layout = base_layout(f"estimated Pareto fronts over {runs} seeds: empirical attainment surfaces", height=640)
+    layout.update(xaxis={"title": {"text": axis_label(instance, obj[0])}},
+                  yaxis={"title": {"text": axis_label(instance, obj[1])}})
     return go.Figure(data=data, layout=layout)
 
 

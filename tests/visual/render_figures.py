@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import banditviz as bv  # noqa: E402
-from banditviz import figures, instances  # noqa: E402
+from banditviz import figures, fronts, instances  # noqa: E402
 
 OUT = ROOT / "artifacts" / "visual"
 VIEWPORT = {"width": 1600, "height": 900}
@@ -71,7 +71,8 @@ def animated() -> dict[str, Callable[[], go.Figure]]:
 def static() -> dict[str, Callable[[], go.Figure]]:
     return {k: (lambda k=k: _static(k)) for k in
             ("preview_2d", "preview_3d", "preview_risk_averse", "preview_contextual", "regret_curves",
-             "regret_curves_log", "sample_complexity", "success_rate", "pull_counts")}
+             "regret_curves_log", "sample_complexity", "success_rate", "pull_counts", "attainment",
+             "attainment_real")}
 
 
 def _static(name: str) -> go.Figure:
@@ -92,6 +93,11 @@ def _static(name: str) -> go.Figure:
         "sample_complexity": lambda: figures.sample_complexity_chart(sc),
         "success_rate": lambda: figures.success_rate_chart(sc),
         "pull_counts": lambda: figures.pull_counts(tr),
+        "attainment": lambda: figures.eaf_chart(fronts.run_fronts(
+            bv.preset("default"), [("pareto_ucb1", {}), ("uniform", {}), ("mo_epsilon_greedy", {})], range(12), 400),
+            bv.preset("default")),
+        "attainment_real": lambda: figures.eaf_chart(fronts.run_fronts(
+            bv.preset("disc_brake"), [("pareto_ucb1", {}), ("uniform", {})], range(12), 1500), bv.preset("disc_brake")),
     }
     return builders[name]()
 
