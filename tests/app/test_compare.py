@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import banditviz
+from banditviz import fronts
 from banditviz_app import forms
 
 from .test_pages import charts, errors, form_button, open_page, setting, table_with
@@ -41,7 +42,8 @@ def test_compare_runs_its_defaults_for_every_family(preset, algorithm, chosen):
     tasks = {banditviz.get_algorithm(a).task for a in summary["algorithm"]}
     identification = tasks & {"identify", "risk-averse"}
     assert [t.label for t in at.tabs] == (["Regret curves"] if tasks - identification else []) + (
-        ["Sample complexity and success"] if identification else []), (kind, tasks)
+        ["Sample complexity and success"] if identification else []) + (
+        ["Estimated fronts over seeds"] if kind in fronts.FRONT_KINDS else []), (kind, tasks)
     assert len(charts(at)) == (1 if tasks - identification else 0) + (2 if identification else 0)
 
 
