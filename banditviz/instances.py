@@ -171,7 +171,8 @@ class Instance:
         th = _array("theta", theta, 2)
         limits.check_int("features: number of columns d", X.shape[1], 1, limits.MAX_DIM)
         if th.shape[0] != X.shape[1]:
-            raise ValueError(f"theta: must have d = {X.shape[1]} rows (one per feature), got {th.shape[0]}")
+            raise ValueError(f"theta: must have d = {X.shape[1]} rows (one per column of features), "
+                             f"got {th.shape[0]}")
         m = linear_means(X, th)
         return cls._build("linear", m, features=X, theta=th, noise=noise, sigma=sigma,
                           objective_names=objective_names, directions=directions, arm_names=arm_names,
@@ -234,7 +235,11 @@ class Instance:
             sigma = 0.5  # sub-Gaussian constant of a variable in [0, 1]
         if "concentration" in kw:
             kw["concentration"] = _positive("concentration", kw["concentration"], 1e4)
-        directions = tuple(directions) if directions is not None else ("max",) * L
+        if directions is None:
+            directions = ("max",) * L
+        if not isinstance(directions, (list, tuple)):
+            raise ValueError(f"directions: must be a list of {L} entries, each 'max' or 'min', got {directions!r}")
+        directions = tuple(directions)
         if len(directions) != L or any(d not in ("max", "min") for d in directions):
             raise ValueError(f"directions: must be a list of {L} entries, each 'max' or 'min'")
         inst = cls(

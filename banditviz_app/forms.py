@@ -54,7 +54,8 @@ def algorithm_picker(kind: str, current: str, key: str = "alg") -> str:
 
 
 def _param_help(spec: AlgorithmSpec, p: Param) -> str:
-    rng = f" Range [{p.low:g}, {p.high:g}]." if p.low is not None and p.high is not None else ""
+    opening = "(" if p.low_open else "["
+    rng = f" Range {opening}{p.low:g}, {p.high:g}]." if p.low is not None and p.high is not None else ""
     default = "automatic (paper formula)" if p.default is None else repr(p.default)
     return f"{p.help}.{rng} Paper default: {default} ({spec.paper})."
 

@@ -89,6 +89,7 @@ class Param:
     """One algorithm parameter: default, allowed range and one-line help for the app's forms.
 
     A default of None marks an optional number: None (computed by the algorithm) or a value in range.
+    ``low_open`` makes the lower bound exclusive (the paper needs the value > low).
     """
 
     name: str
@@ -97,6 +98,7 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple[Any, ...] | None = None
+    low_open: bool = False
 
     @property
     def type(self) -> type:
@@ -126,8 +128,8 @@ class Param:
             value = float(value)
             if not math.isfinite(value):
                 raise ValueError(f"{where}: must be a finite number, got {value!r}")
-        if self.low is not None and value < self.low:
-            raise ValueError(f"{where}: must be >= {self.low}, got {value!r}")
+        if self.low is not None and (value <= self.low if self.low_open else value < self.low):
+            raise ValueError(f"{where}: must be {'>' if self.low_open else '>='} {self.low}, got {value!r}")
         if self.high is not None and value > self.high:
             raise ValueError(f"{where}: must be <= {self.high}, got {value!r}")
         return value

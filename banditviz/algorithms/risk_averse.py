@@ -74,15 +74,17 @@ def _set(arms: np.ndarray) -> str:
 
 
 EPSILON = Param("epsilon", risk.DEFAULT_EPSILON, "tolerance epsilon (fixed confidence: stop when V(t) < epsilon; "
-                "fixed budget: sets a)", low=0.0, high=1.0)
+                "fixed budget: sets a, and must then be > 0)", low=0.0, high=1.0)
+EPSILON_FB = Param("epsilon", risk.DEFAULT_EPSILON, "tolerance epsilon > 0 (sets a; 0 would make the width 0: "
+                   "greedy)", low=0.0, high=1.0, low_open=True)
 DELTA = Param("delta", risk.DEFAULT_DELTA, "risk delta of the fixed-confidence width", low=1e-12, high=0.999)
-A_PARAM = Param("a", None, "fixed-budget exploration constant a (empty: (n - 2K) eps^2 / (16 K), Theorem B.7)",
-                low=0.0, high=1e6)
+A_PARAM = Param("a", None, "fixed-budget exploration constant a > 0 (empty: (n - 2K) eps^2 / (16 K), "
+                "Theorem B.7)", low=0.0, high=1e6, low_open=True)
 INIT = Param("init_pulls", 2, "pulls of every arm before adaptive sampling (2 in the paper, §6 A1)", low=2, high=100)
 REGIME = Param("regime", CONFIDENCE, "fixed confidence (stop when V(t) < epsilon) or fixed budget (n = horizon)",
                choices=(CONFIDENCE, BUDGET))
 FC_PARAMS = (EPSILON, DELTA, INIT)
-FB_PARAMS = (EPSILON, A_PARAM, INIT)
+FB_PARAMS = (EPSILON_FB, A_PARAM, INIT)
 BOTH_PARAMS = (REGIME, EPSILON, DELTA, A_PARAM, INIT)
 
 
@@ -90,6 +92,12 @@ class _RiskAverse(Algorithm):
     """Shared state and machinery (§2.0); subclasses implement `_choose` (the adaptive selection)."""
 
     REGIME: ClassVar[str | None] = None  # fixed regime, or None to read the "regime" parameter
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        if (self.REGIME or params.get("regime")) == BUDGET and params.get("epsilon") == 0:
+            raise ValueError(f"{self.spec.name} parameter 'epsilon': the fixed budget needs epsilon > 0 (Theorem "
+                             "B.7: a = (n - 2K) eps^2 / (16K), so the width sqrt(a / T) would be 0: greedy), got 0")
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         if "rho" not in problem.params:

@@ -120,3 +120,36 @@ def test_every_parameter_at_and_beyond_its_range(name):
                 continue
             assert 1 <= tr.rounds <= 40
             assert np.all((tr.arms >= 0) & (tr.arms < inst.K))
+
+
+VALID = {
+    "means": {"kind": "means", "means": [[1.0, 0.0], [0.0, 1.0]]},
+    "linear": {"kind": "linear", "features": [[1.0, 0.0], [0.0, 1.0]], "theta": [[1.0, 0.5], [0.5, 1.0]]},
+    "contextual": {"kind": "contextual", "theta": [[1.0, 0.5], [0.5, 1.0]], "n_arms": 3},
+    "distributions": {"kind": "distributions", "distributions": [{"family": "beta", "a": 1.0, "b": 2.0},
+                                                                  {"family": "bernoulli", "p": 0.3}]},
+}
+wrong_types = st.one_of(json_scalars, st.lists(json_scalars, max_size=4), st.dictionaries(
+    st.sampled_from(["max", "min", "a", "family"]), json_scalars, max_size=3), json_values)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(VALID)), st.sampled_from(sorted(fields)), wrong_types)
+def test_a_wrong_value_in_one_field_is_a_value_error_naming_it(kind, field, value):
+    """Any JSON value (number, string, list, object, null) in any one field of a valid instance is either
+    accepted as a valid instance or refused with a ValueError whose message names that field."""
+    data = dict(VALID[kind], **{field: value})
+    try:
+        inst = Instance.from_dict(data)
+    except ValueError as exc:
+        assert field in str(exc), f"{field} = {value!r}: {exc}"
+        return
+    assert Instance.from_json(inst.to_json()) == inst
+
+
+@pytest.mark.parametrize(("field", "value"), [("directions", 3), ("directions", {"max": 1, "min": 2}),
+                                              ("directions", "maxmin"), ("objective_names", 2.5),
+                                              ("arm_names", {"a": 1}), ("sigma", "0.5"), ("noise", ["gaussian"])])
+def test_wrong_types_named(field, value):
+    with pytest.raises(ValueError, match=field):
+        Instance.from_json(json.dumps(dict(VALID["means"], **{field: value})))

@@ -480,3 +480,19 @@ def test_shipped_experiment2_traces(pattern: int, stop: int, k: int, tmp_path, m
     early = next(s for s in tr.snapshots if s.t >= 50_000)
     fresh = fast_run(tr.instance, "ramgape_c", early.t, seed=1, epsilon=0.0)
     assert np.array_equal(fresh.counts, early.counts)
+
+
+@pytest.mark.parametrize(("name", "params", "field"), [
+    ("ramgape_b", {"epsilon": 0}, "epsilon"), ("ramgape_b", {"a": 0}, "a"), ("egp", {"a": 0.0}, "a"),
+    ("ra_lucb", {"regime": "budget", "epsilon": 0}, "epsilon"),
+    ("ra_round_robin", {"regime": "budget", "epsilon": 0.0}, "epsilon")])
+def test_fixed_budget_refuses_a_zero_width(name, params, field) -> None:
+    """eps = 0 (so a = 0) or a = 0 makes beta = sqrt(a / T) = 0: the fixed budget would silently be greedy."""
+    with pytest.raises(ValueError, match=f"'{field}'.*> 0"):
+        run(preset("risk_averse_table1"), name, 100, **params)
+
+
+def test_fixed_confidence_accepts_epsilon_zero() -> None:
+    """Experiment 2 runs the fixed-confidence algorithms with eps = 0 (exact identification)."""
+    tr = run(preset("risk_averse_easy"), "ramgape_c", 200, epsilon=0.0)
+    assert tr.rounds == 200
