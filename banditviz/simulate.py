@@ -8,6 +8,7 @@ import numpy as np
 
 from . import fast_classic, limits
 from .algorithms.base import Algorithm, AlgorithmSpec, Problem, get_algorithm
+from .algorithms.psi_common import BatchedIdentifier
 from .environment import Environment
 from .instances import Instance
 from .metrics import RECOMMENDATION_METRICS, arm_regrets, pulled_regrets
@@ -64,6 +65,40 @@ def drive(alg: Algorithm, instance: Instance, horizon: int, seed: int = 0) -> in
     return horizon
 
 
+def _play_batches(alg: BatchedIdentifier, env: Environment, horizon: int, snap_at: set[int], snapshots: int,
+                  rec_metric: Any, arms: np.ndarray, rewards: np.ndarray, per_round: dict[str, list[float]],
+                  states: list) -> int:
+    """`run`'s loop for an algorithm that plans its pulls batch by batch: each stretch of planned pulls up to
+    the batch's end (or a snapshot round, or the horizon) in one step, with the rewards of one `pull` each;
+    the answer can change only at a batch's last pull, so the recommendation metrics are scored per stretch.
+    Fills the arrays as the round-by-round loop does and returns the rounds played."""
+    t, last_rec, rec_values = 0, None, {}
+    ahead = sorted(snap_at)
+    while t < horizon and not alg.done:
+        while ahead and ahead[0] <= t:
+            ahead.pop(0)
+        stop = min(horizon, ahead[0] if ahead else horizon)
+        planned = alg.pending()[:stop - t]
+        n = len(planned)
+        got = env.pull_many(planned)
+        if rec_metric is not None and t == 0 and n > 1:  # the answer before the stretch's last pull
+            last_rec, rec_values = alg.recommendation, rec_metric(env.instance, alg.recommendation)
+        if rec_metric is not None:
+            for key, value in rec_values.items():
+                per_round.setdefault(key, []).extend([value] * (n - 1))
+        alg.update_many(t + n, got)
+        arms[t:t + n], rewards[t:t + n] = planned, got
+        t += n
+        if rec_metric is not None:
+            if t == 1 or alg.recommendation != last_rec:
+                last_rec, rec_values = alg.recommendation, rec_metric(env.instance, alg.recommendation)
+            for key, value in rec_values.items():
+                per_round.setdefault(key, []).append(value)
+        if t in snap_at or (alg.done and snapshots):
+            states.append(alg.state())
+    return t
+
+
 def run(
     instance: Instance,
     algorithm: str | AlgorithmSpec,
@@ -108,7 +143,10 @@ def run(
     last_rec: tuple[int, ...] | None = None
     rec_values: dict[str, float] = {}
     t = 0
-    for t in range(1, horizon + 1):
+    batchwise = compiled and isinstance(alg, BatchedIdentifier) and not contextual
+    if batchwise:
+        t = _play_batches(alg, env, horizon, snap_at, snapshots, rec_metric, arms, rewards, per_round, states)
+    for t in range(1, 1 if batchwise else horizon + 1):
         if contextual:
             env.next_round()
             problem.context = env.context

@@ -99,6 +99,18 @@ class BatchedIdentifier(Algorithm):
             self.absorb(arms, self._buf)
             self.end_batch()
 
+    def pending(self) -> np.ndarray:
+        """The pulls still planned in the current batch, in order (the next `select` returns the first)."""
+        return self._arms[self._pos:]
+
+    def update_many(self, t: int, rewards: np.ndarray) -> None:
+        """Rounds t - n + 1 .. t at once: the next n planned pulls got ``rewards`` (n x L); the same as n
+        ``select``/``update`` calls (the engine's fast loop for batch-wise algorithms)."""
+        n = len(rewards)
+        self._buf[self._pos:self._pos + n - 1] = rewards[:-1]
+        self._pos += n - 1
+        self.update(self.select(t), rewards[-1])
+
     def state(self) -> RoundState:
         events = tuple(self.events) if self.event_round == self.t else ()
         counts, last = self.counts, None
