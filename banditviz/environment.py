@@ -80,12 +80,15 @@ class Environment:
 
     def pull_many(self, arms: np.ndarray) -> np.ndarray:
         """The rewards of pulling ``arms`` in order (fixed means): the same as one `pull` each."""
-        if len(arms) <= 4 * self.instance.K:  # few pulls per arm: one by one is cheaper than grouping
+        uniq, inverse = np.unique(arms, return_inverse=True)
+        if len(arms) < 3 * len(uniq):  # few pulls per arm: one by one is cheaper than grouping
             return np.array([self.pull(int(a)) for a in arms]).reshape(len(arms), self.instance.reward_dim)
+        order = np.argsort(inverse, kind="stable")  # pulls grouped by arm, each group in pull order
+        bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
         out = np.empty((len(arms), self.instance.reward_dim))
-        for arm in np.unique(arms):
-            where = np.flatnonzero(arms == arm)
-            out[where] = self.observe(int(arm), self._draws(int(arm), len(where)))
+        for g, arm in enumerate(uniq.tolist()):
+            where = order[bounds[g]:bounds[g + 1]]
+            out[where] = self.observe(arm, self._draws(arm, len(where)))
         return out
 
     def pull(self, arm: int) -> np.ndarray:

@@ -31,9 +31,11 @@ import math
 import multiprocessing
 import os
 import tempfile
+import threading
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -255,10 +257,12 @@ def plan(
 
 
 def _seeds_per_job(n_seeds: int, workers: int, fast: bool) -> int:
-    """Jobs of compiled runs take up to `BATCH_SEEDS` seeds (an equal share per worker); other jobs one seed."""
+    """Jobs of compiled runs take up to `BATCH_SEEDS` seeds: all in one job in this process (it reports run by
+    run), four jobs per worker otherwise (workers report whole jobs: progress and its time estimate stay
+    smooth); other jobs one seed."""
     if not fast:
         return 1
-    return max(1, min(BATCH_SEEDS, math.ceil(n_seeds / workers)))
+    return max(1, min(BATCH_SEEDS, math.ceil(n_seeds / (1 if workers == 1 else 4 * workers))))
 
 
 def _serial(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterator[tuple[int, pd.DataFrame]]:
@@ -267,14 +271,28 @@ def _serial(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iter
         yield i, run_job(job, tick)
 
 
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """A local pool of ``workers`` processes, started on first use and kept warm for the next sweeps (a start
+    costs ~1-2 s here); workers start from a fresh interpreter (forkserver: safe inside threaded hosts)."""
+    with _POOLS_LOCK:
+        if workers not in _POOLS:
+            if "forkserver" in multiprocessing.get_all_start_methods():
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload([__name__])  # workers fork from a server that imported banditviz once
+            else:
+                context = multiprocessing.get_context("spawn")
+            _POOLS[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        return _POOLS[workers]
+
+
 def _processes(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterator[tuple[int, pd.DataFrame]]:
-    """A local process pool; workers start from a fresh interpreter (safe inside threaded hosts)."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])  # workers fork from a server that imported banditviz once
-    else:
-        context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    """The warm local process pool; a pool that broke (a worker died) is dropped, so the next sweep starts anew."""
+    pool = _pool(workers)
+    try:
         futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
         try:
             for future in as_completed(futures):
@@ -282,6 +300,11 @@ def _processes(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> I
         finally:
             for future in futures:  # after a failure or an interrupt, do not start the remaining jobs
                 future.cancel()
+    except BrokenProcessPool:
+        with _POOLS_LOCK:
+            if _POOLS.get(workers) is pool:
+                del _POOLS[workers]
+        raise
 
 
 def _dask(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterator[tuple[int, pd.DataFrame]]:
