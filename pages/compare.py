@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from banditviz import figures, fronts
-from banditviz_app import forms, runs, state
+from banditviz_app import charts, forms, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
@@ -61,13 +61,15 @@ def regret_tab(curves) -> None:
     missing = [a for a in pd.unique(curves["algorithm"]) if a not in set(shown["algorithm"])]
     if missing:
         st.caption(f"Not drawn ({metric} is not recorded for them): {', '.join(missing)}.")
-    st.plotly_chart(figures.regret_curves(shown, metric=metric, log_x=log_x, log_y=log_y), key="compare_curves")
+    charts.show(figures.regret_curves(shown, metric=metric, log_x=log_x, log_y=log_y), key="compare_curves")
 
 
 def stopping_tab(stops) -> None:
     left, right = st.columns(2)
-    left.plotly_chart(figures.sample_complexity_chart(stops), key="compare_sc")
-    right.plotly_chart(figures.success_rate_chart(stops), key="compare_success")
+    with left:
+        charts.show(figures.sample_complexity_chart(stops), key="compare_sc")
+    with right:
+        charts.show(figures.success_rate_chart(stops), key="compare_success")
 
 
 def fronts_tab() -> None:
@@ -88,7 +90,7 @@ def fronts_tab() -> None:
     st.session_state["compare_eaf"] = request
     with st.spinner("Replaying the runs for their final estimates..."):
         per_alg = runs.cached_fronts(setting.instance_json, runs.sweep_entries(chosen), n_seeds, horizon)
-    st.plotly_chart(figures.eaf_chart(per_alg, inst, obj), key="compare_eaf_chart")
+    charts.show(figures.eaf_chart(per_alg, inst, obj), key="compare_eaf_chart")
 
 
 curves, stops = runs.curve_frame(table), runs.stopping_frame(table)

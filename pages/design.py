@@ -6,7 +6,7 @@ import streamlit as st
 import banditviz
 from banditviz import figures, limits
 from banditviz.instances import NOISES
-from banditviz_app import forms, state, table
+from banditviz_app import charts, forms, state, table
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
@@ -142,6 +142,6 @@ with right:
                                           key="design_objectives"))
     try:
         preview = figures.instance_preview(inst, objectives=objectives).update_layout(title_font_size=18)
-        st.plotly_chart(preview, key="design_preview")
+        charts.show(preview, key="design_preview")
     except ValueError as exc:
         state.show_error(exc)

@@ -6,7 +6,7 @@ import streamlit as st
 import banditviz
 from banditviz import figures, pareto
 from banditviz.instances import uniform_box
-from banditviz_app import runs, state
+from banditviz_app import charts, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
@@ -17,7 +17,7 @@ def preview(instance: banditviz.Instance, key: str, unit_square: bool = False) -
     fig = figures.instance_preview(instance).update_layout(title_font_size=20)
     if unit_square:  # fixed axes, so that moving an arm moves the point, not the axes
         fig.update_layout(xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02])
-    st.plotly_chart(fig, key=key)
+    charts.show(fig, key=key)
 
 
 def step_dominance() -> None:
@@ -37,7 +37,7 @@ def step_dominance() -> None:
         fig.add_shape(type="rect", x0=-0.02, y0=-0.02, x1=0.6, y1=0.5, line_width=0, layer="below",
                       fillcolor="rgba(120,120,120,0.15)")
         fig.add_annotation(x=0.3, y=0.06, text="A dominates every arm in this box", showarrow=False)
-        st.plotly_chart(fig, key="learn_dominance")
+        charts.show(fig, key="learn_dominance")
 
 
 def step_pareto_front() -> None:
@@ -62,7 +62,7 @@ def step_confidence_boxes() -> None:
     T = st.select_slider("Try it: rounds played", [10, 20, 50, 100, 200, 500, 1000, 2000], 50, key="learn_T")
     default = banditviz.preset("default")
     trace = runs.cached_run(state.compact_json(default), "uniform", "{}", int(T), 0, 1)  # the boxes at round T
-    st.plotly_chart(figures.animate(trace, max_frames=2), key="learn_boxes")
+    charts.show(figures.animate(trace, max_frames=2), key="learn_boxes")
 
 
 def step_effective_front() -> None:
@@ -100,7 +100,7 @@ def step_pareto_regret() -> None:
     fig = figures.regret_curves(runs.curve_frame(table), metric="pareto_regret")
     fig.update_layout(title_text="cumulative Pareto regret, 5 seeds", title_font_size=20)
     with fig_col:
-        st.plotly_chart(fig, key="learn_regret")
+        charts.show(fig, key="learn_regret")
 
 
 STEPS = {"1 Dominance": step_dominance, "2 Pareto front": step_pareto_front,

@@ -6,7 +6,7 @@ import streamlit as st
 import streamlit.components.v1 as components
 
 import banditviz
-from banditviz_app import forms, runs, state
+from banditviz_app import charts, forms, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
@@ -55,7 +55,7 @@ except ValueError as exc:
     state.show_error(exc)
     st.stop()
 
-st.plotly_chart(fig, key="watch_figure", config={"displaylogo": False})
+charts.show(fig, key="watch_figure")
 if not st.session_state.get("watch_autoplayed"):
     st.session_state["watch_autoplayed"] = True
     components.html(AUTOPLAY, height=0)
