@@ -37,18 +37,27 @@ import plotly.graph_objects as go
 from .. import pareto
 from ..algorithms.base import ACTIVE, ALGORITHMS, REJECTED, STATUS_NAMES
 from ..trace import Trace
+from . import explain
 from . import geometry as geo
-from .palette import STATUS_COLORS, STATUS_LABELS, axis_label, base_layout, plain, rgba
+from .palette import INK, STATUS_COLORS, STATUS_LABELS, axis_label, base_layout, finish, plain, rgba
 
-BOX_LABEL = "confidence box (lower to upper bound)"
+BOX_LABEL = "confidence box"
 MAX_SHOWN_CUBOIDS = 20  # more arms in 3-D: cuboids start hidden (one legend click shows them)
-SPEEDS = (("slow", 300), ("normal", 90), ("fast", 30))  # (label, ms per frame); doubled in 3-D (full redraws)
+MAX_LABELLED_3D = 15  # more arms in 3-D: no arm labels (hover names them)
+OUTSIDE_LABEL_3D = "estimate outside the view (shown at its edge)"
+SPEEDS = (("slow", 480), ("normal", 120), ("fast", 30))  # (label, ms per frame); doubled in 3-D (full redraws)
 MAX_STRIPS = 5
 # Arm x frame products that keep a figure's JSON near 5 MB (measured: ~170 bytes per arm and frame in 2-D and
 # strips, ~700 in 3-D); many arms get fewer frames, never fewer than MIN_FRAMES.
 ARM_FRAME_BUDGET = {2: 30_000, 3: 7_000}
 MIN_FRAMES = 5
 _STATUS_RGB = [STATUS_COLORS[s] for s in STATUS_NAMES]
+# Curves of one run: black, then the series colours (a lexicographic run has up to five objectives).
+CURVE_COLORS = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7")
+OUTSIDE_LABEL = "estimate off the view (▶ points to it)"
+# (axis, side) of an estimate's overshoot -> the marker pointing that way, and where its arm label goes.
+_POINTING = {(0, 1): "triangle-right", (0, -1): "triangle-left", (1, 1): "triangle-up", (1, -1): "triangle-down"}
+_TEXT_AT = {(0, 1): "middle left", (0, -1): "middle right", (1, 1): "bottom center", (1, -1): "top center"}
 
 
 def num(values: Any, decimals: int = 4) -> list:
@@ -81,6 +90,11 @@ class _Ctx:
     objectives: tuple[int, ...]
     signs: np.ndarray
     decimals: int = 4  # set by the main panel from its view: 1e-4 of the smallest axis span
+    rounds: np.ndarray | None = None  # round shown by each frame (a race: may be past the snapshot's round)
+
+    def __post_init__(self) -> None:
+        if self.rounds is None:
+            self.rounds = np.array([s.t for s in (self.trace.snapshots[i] for i in self.idx)], dtype=np.int64)
 
     @property
     def K(self) -> int:
@@ -98,6 +112,21 @@ class _Ctx:
 
     def num(self, values: Any) -> list:
         return num(values, self.decimals)
+
+
+def _wide_note(n: int) -> str:
+    if n == 0:
+        return ""
+    return f"{n} {'box' if n == 1 else 'boxes'} wider than half the view: not drawn"
+
+
+def _view(*ctxs: _Ctx) -> np.ndarray:
+    """Fixed view of the drawn objectives over every frame of the runs (`geometry.view_ranges`)."""
+    est, truth = [], []
+    for c in ctxs:
+        est += [c.snap(n).estimates[:, c.objectives] * c.signs for n in range(len(c.idx))]
+        truth += [c.truth(n) * c.signs for n in range(len(c.idx))]
+    return geo.view_ranges(np.concatenate(est), np.concatenate(truth))
 
 
 def _axis_title(ctx: _Ctx, j: int) -> str:
@@ -137,7 +166,10 @@ def _legend_dummies(statuses: list[int], mode3d: bool = False) -> list[dict]:
 
 # ------------------------------------------------------------------------------------------ panels
 class _Panel:
-    """A subplot: static traces, styles of moving traces, per-frame data, and its axes."""
+    """A subplot: static traces, styles of moving traces, per-frame data, its axes and annotations."""
+
+    def annotations(self) -> list[dict]:
+        return []
 
     def statics(self) -> list[dict]:
         return []
@@ -156,15 +188,14 @@ class _Plane(_Panel):
     """2-D objective space: truth, boxes, estimated front staircase, effective hull, estimates, pulled arm."""
 
     def __init__(self, ctx: _Ctx, show_truth: bool, x: str = "x", y: str = "y",
-                 domain: tuple[tuple[float, float], tuple[float, float]] = ((0, 0.56), (0, 1))) -> None:
+                 domain: tuple[tuple[float, float], tuple[float, float]] = ((0, 0.56), (0, 1)),
+                 ranges: np.ndarray | None = None) -> None:
         self.ctx, self.show_truth, self.x, self.y, self.domain = ctx, show_truth, x, y, domain
         self.statuses = _statuses_used(ctx)
         snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
         self.has_samples = any("samples" in s.extras for s in snaps)
         self.has_arrow = any("m_t" in s.extras and "p_t" in s.extras for s in snaps)
-        est = np.concatenate([s.estimates[:, ctx.objectives] for s in snaps]) * ctx.signs
-        truth = np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
-        self.ranges = geo.view_ranges(est, truth)
+        self.ranges = _view(ctx) if ranges is None else ranges
         ctx.decimals = geo.decimals_for(self.ranges)
 
     def _ax(self, t: dict) -> dict:
@@ -207,9 +238,12 @@ class _Plane(_Panel):
                                  "opacity": 0.6, "hoverinfo": "skip"}))
         for s in self.statuses:
             c = STATUS_COLORS[STATUS_NAMES[s]]
-            out.append(self._ax({"type": "scatter", "mode": "lines", "fill": "toself", "fillcolor": rgba(c, 0.08),
-                                 "line": {"color": rgba(c, 0.85), "width": 1.5}, "legendgroup": "boxes",
-                                 "name": BOX_LABEL, "showlegend": False,
+            out.append(self._ax({"type": "scatter", "mode": "lines", "fill": "toself", "fillcolor": rgba(c, 0.06),
+                                 "line": {"color": rgba(c, 0.9), "width": 2}, "legendgroup": "boxes",
+                                 "name": BOX_LABEL, "showlegend": False, "hoverinfo": "skip"}))
+            out.append(self._ax({"type": "scatter", "mode": "lines", "line": {"color": rgba(c, 0.45), "width": 1.5,
+                                                                              "dash": "dash"},
+                                 "legendgroup": "boxes", "name": BOX_LABEL + ", cut by the view", "showlegend": False,
                                  "hoverinfo": "skip"}))
         out += [
             self._ax({"type": "scatter", "mode": "lines", "name": "estimated Pareto front",
@@ -227,6 +261,15 @@ class _Plane(_Panel):
                       "marker": {"symbol": "circle-open", "size": 32,
                                  "line": {"width": 4, "color": STATUS_COLORS["pulled"]},
                                  "color": STATUS_COLORS["pulled"]}, "hoverinfo": "skip"}),
+            self._ax({"type": "scatter", "mode": "text", "name": "boxes not drawn", "showlegend": False,
+                      "x": [self.ranges[0, 0]], "y": [self.ranges[1, 0]], "textposition": "top right",
+                      "textfont": {"size": 16, "color": INK}, "cliponaxis": False, "hoverinfo": "skip"}),
+            self._ax({"type": "scatter", "mode": "markers+text", "name": OUTSIDE_LABEL,
+                      "marker": {"symbol": "triangle-right", "size": 20, "color": STATUS_COLORS["active"],
+                                 "line": {"color": "white", "width": 1}},
+                      "texttemplate": "%{customdata[0]}", "textfont": {"size": 15, "color": INK}, "cliponaxis": False,
+                      "hovertemplate": "arm %{customdata[0]}: estimate %{customdata[1]}, outside the view"
+                                       "<extra></extra>"}),
         ]
         if self.has_arrow:
             out.append(self._ax({"type": "scatter", "mode": "lines+markers",
@@ -242,11 +285,12 @@ class _Plane(_Panel):
         est = snap.estimates[:, self.ctx.objectives]
         return est * self.ctx.signs, geo.seen(est)
 
-    def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """Clipped box bounds (K x 2 each) in display orientation."""
+    def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Clipped box bounds (K x 2 each) in display orientation, and which of their sides are in the view."""
         snap, c = self.ctx.snap(n), self.ctx
         lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
-        return geo.clip_to_view(lo, hi, self.ranges)
+        lo_in, hi_in = geo.sides_inside(lo, hi, self.ranges)
+        return (*geo.clip_to_view(lo, hi, self.ranges), lo_in, hi_in)
 
     def fronts(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Estimated Pareto staircase and effective-front chain (display orientation)."""
@@ -263,11 +307,15 @@ class _Plane(_Panel):
             pts = (np.asarray(smp)[:, c.objectives] * c.signs) if smp is not None else np.empty((0, 2))
             out.append({"x": c.num(pts[:, 0]), "y": c.num(pts[:, 1])})
         est, ok = self.estimates(n)
-        lo, hi = self.boxes(n)
+        lo, hi, lo_in, hi_in = self.boxes(n)
+        whole, cut, wide = geo.box_kinds(lo, hi, lo_in, hi_in, self.ranges)
         status = _status_of(snap)
         for s in self.statuses:
-            sel = ok & (status == s)
+            sel = ok & (status == s) & whole
             bx, by = geo.rectangles(lo[sel], hi[sel])
+            out.append({"x": c.num(bx), "y": c.num(by)})
+            sel = ok & (status == s) & cut
+            bx, by = geo.open_rectangles(lo[sel], hi[sel], lo_in[sel], hi_in[sel])
             out.append({"x": c.num(bx), "y": c.num(by)})
         stair, chain = self.fronts(n)
         out.append({"x": c.num(stair[:, 0]), "y": c.num(stair[:, 1])})
@@ -279,11 +327,24 @@ class _Plane(_Panel):
         p = snap.pulled
         ring = est[[p]] if p is not None and ok[p] else np.empty((0, 2))
         out.append({"x": c.num(ring[:, 0]), "y": c.num(ring[:, 1])})
+        out.append({"text": [_wide_note(int((ok & wide).sum()))]})
+        out.append(self._outside(est, ok, status))
         if self.has_arrow:
             m, q = snap.extras.get("m_t"), snap.extras.get("p_t")
             pair = est[[int(m), int(q)]] if m is not None and q is not None else np.empty((0, 2))
             out.append({"x": c.num(pair[:, 0]), "y": c.num(pair[:, 1])})
         return out
+
+    def _outside(self, est: np.ndarray, ok: np.ndarray, status: np.ndarray) -> dict:
+        """Estimates outside the view: a triangle at the view's edge pointing towards each, labelled by arm."""
+        mask, pulled, where = geo.outside(np.where(ok[:, None], est, np.nan), self.ranges)
+        arms = np.flatnonzero(mask)
+        symbols = [_POINTING[(int(where[a, 0]), int(where[a, 1]))] for a in arms]
+        text_pos = [_TEXT_AT[(int(where[a, 0]), int(where[a, 1]))] for a in arms]
+        return {"x": self.ctx.num(pulled[arms, 0]), "y": self.ctx.num(pulled[arms, 1]),
+                "marker": {"symbol": symbols, "color": [_STATUS_RGB[status[a]] for a in arms], "size": 20,
+                           "line": {"color": "white", "width": 1}}, "textposition": text_pos,
+                "customdata": [[int(a), ", ".join(f"{v:.3g}" for v in est[a])] for a in arms]}
 
     def axes(self) -> dict:
         (xd, yd), r = self.domain, self.ranges
@@ -297,14 +358,13 @@ class _Plane(_Panel):
 class _Scene(_Panel):
     """3-D objective space: truth, translucent cuboids with edges, front points, efficient hull facets."""
 
-    def __init__(self, ctx: _Ctx, show_truth: bool, domain=((0, 0.58), (0, 1))) -> None:
-        self.ctx, self.show_truth, self.domain = ctx, show_truth, domain
+    def __init__(self, ctx: _Ctx, show_truth: bool, domain=((0, 0.58), (0, 1)), scene: str = "scene",
+                 ranges: np.ndarray | None = None) -> None:
+        self.ctx, self.show_truth, self.domain, self.scene = ctx, show_truth, domain, scene
         self.statuses = _statuses_used(ctx)
         snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
         self.has_samples = any("samples" in s.extras for s in snaps)
-        est = np.concatenate([s.estimates[:, ctx.objectives] for s in snaps]) * ctx.signs
-        truth = np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
-        self.ranges = geo.view_ranges(est, truth)
+        self.ranges = _view(ctx) if ranges is None else ranges
         ctx.decimals = min(geo.decimals_for(self.ranges), 3)  # 3-D: 1e-3 of the span is invisible
         self.centre = self.ranges.mean(axis=1)
         self.hide_boxes = ctx.K > MAX_SHOWN_CUBOIDS
@@ -332,45 +392,46 @@ class _Scene(_Panel):
             out[0].update(visible="legendonly", name=BOX_LABEL + " (click to show)")
         if self.show_truth and not self.ctx.truth_moves:
             out += [_merge(s, d) for s, d in zip(self._truth_styles(), self._truth_data(0), strict=True)]
+        for t in out:
+            t["scene"] = self.scene
         return out
 
     def styles(self) -> list[dict]:
         K = self.ctx.K
-        tri = geo.cuboid_triangles(K)
-        n_st = len(STATUS_NAMES)
-        scale = [[v, _STATUS_RGB[s]] for s in range(n_st) for v in (s / n_st, (s + 1) / n_st)]
-        edge_alpha = float(np.clip(5.0 / K, 0.15, 0.5))  # many boxes: fainter, or the scene is a thicket
+        edge_alpha = float(np.clip(6.0 / K, 0.3, 0.8))  # many boxes: fainter, or the scene is a thicket
         out = self._truth_styles() if self.show_truth and self.ctx.truth_moves else []
         if self.has_samples:
             out.append({"type": "scatter3d", "mode": "markers", "name": "sampled vectors",
                         "marker": {"size": 3, "color": "#777777"}, "opacity": 0.6, "hoverinfo": "skip"})
-        out.append({"type": "mesh3d", "name": BOX_LABEL, "showlegend": False,
-                    "legendgroup": "boxes", "i": tri[:, 0].tolist(), "j": tri[:, 1].tolist(),
-                    "k": tri[:, 2].tolist(), "intensitymode": "cell", "colorscale": scale, "cmin": -0.5,
-                    "cmax": n_st - 0.5, "showscale": False, "opacity": float(np.clip(1.0 / K, 0.03, 0.1)),
-                    "flatshading": True,
-                    "hoverinfo": "skip", "lighting": {"ambient": 1.0, "diffuse": 0.0, "specular": 0.0}})
-        for s in self.statuses:
+        for s in self.statuses:  # edges only: translucent faces of many cuboids blur into a haze (issue 14)
+            color = STATUS_COLORS[STATUS_NAMES[s]]
             out.append({"type": "scatter3d", "mode": "lines", "name": "box edges", "showlegend": False,
                         "legendgroup": "boxes", "hoverinfo": "skip",
-                        "line": {"color": rgba(STATUS_COLORS[STATUS_NAMES[s]], edge_alpha), "width": 2}})
+                        "line": {"color": rgba(color, edge_alpha), "width": 3}})
+            out.append({"type": "scatter3d", "mode": "lines", "name": "box edges, cut by the view",
+                        "showlegend": False, "legendgroup": "boxes", "hoverinfo": "skip",
+                        "line": {"color": rgba(color, edge_alpha / 2), "width": 2}})
         out += [
             {"type": "scatter3d", "mode": "markers", "name": "estimated Pareto front (arms)",
              "marker": {"symbol": "diamond-open", "size": 12, "color": STATUS_COLORS["front"],
                         "line": {"width": 3}}, "hoverinfo": "skip"},
             {"type": "mesh3d", "name": "estimated effective front (hull facets)", "showlegend": True,
              "color": STATUS_COLORS["hull"], "opacity": 0.35, "flatshading": True, "hoverinfo": "skip"},
-            {"type": "scatter3d", "mode": "markers+text" if K <= 15 else "markers", "name": "estimated mean",
+            {"type": "scatter3d", "mode": "markers", "name": "estimated mean",
              "showlegend": False, "marker": {"size": 7, "line": {"color": "white", "width": 1}},
-             "texttemplate": "%{customdata[0]}", "textposition": "top center", "textfont": {"size": 24},
              "hovertemplate": "arm %{customdata[0]} (%{customdata[2]}), %{customdata[1]} pulls"
                               "<br>estimate %{x:.3f}, %{y:.3f}, %{z:.3f}<extra></extra>"},
             {"type": "scatter3d", "mode": "markers", "name": "arm pulled at this round",
              "marker": {"symbol": "circle-open", "size": 16, "color": STATUS_COLORS["pulled"],
                         "line": {"width": 4, "color": STATUS_COLORS["pulled"]}}, "hoverinfo": "skip"},
+            {"type": "scatter3d", "mode": "markers", "name": OUTSIDE_LABEL_3D,
+             "marker": {"symbol": "cross", "size": 9, "line": {"width": 1}}, "hoverinfo": "skip"},
         ]
+        if K <= MAX_LABELLED_3D:  # labels above the points (drawn last), so that no point hides one
+            out.append({"type": "scatter3d", "mode": "text", "name": "arm labels", "showlegend": False,
+                        "textfont": {"size": 18, "color": INK}, "hoverinfo": "skip"})
         for t in out:
-            t["scene"] = "scene"
+            t["scene"] = self.scene
             if self.hide_boxes and t.get("legendgroup") == "boxes":
                 t["visible"] = "legendonly"
         return out
@@ -382,15 +443,12 @@ class _Scene(_Panel):
         ok = np.flatnonzero(geo.seen(est))
         return ok[geo.hull_facets(est[ok])] if ok.size else np.empty((0, 3), dtype=np.int64)
 
-    def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Clipped cuboid bounds (K x 3 each, display orientation) and the mask of drawn arms."""
+    def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Clipped cuboid bounds (K x 3 each, display orientation) and which of their faces are in the view."""
         snap, c = self.ctx.snap(n), self.ctx
-        ok = geo.seen(snap.estimates[:, c.objectives])
         lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
-        lo, hi = geo.clip_to_view(lo, hi, self.ranges)
-        lo[~ok] = self.centre  # undrawn arms: a degenerate (invisible) cuboid keeps the mesh indices fixed
-        hi[~ok] = self.centre
-        return lo, hi, ok
+        lo_in, hi_in = geo.sides_inside(lo, hi, self.ranges)
+        return (*geo.clip_to_view(lo, hi, self.ranges), lo_in, hi_in)
 
     def data(self, n: int) -> list[dict]:
         c, snap = self.ctx, self.ctx.snap(n)
@@ -401,12 +459,14 @@ class _Scene(_Panel):
             smp = snap.extras.get("samples")
             pts = (np.asarray(smp)[:, c.objectives] * c.signs) if smp is not None else np.empty((0, 3))
             out.append(self._xyz(pts, c))
-        lo, hi, _ = self.boxes(n)
+        lo, hi, lo_in, hi_in = self.boxes(n)
+        whole, cut, _ = geo.box_kinds(lo, hi, lo_in, hi_in, self.ranges)
         status = _status_of(snap)
-        out.append({**self._xyz(geo.cuboid_vertices(lo, hi), c), "intensity": np.repeat(status, 12).tolist()})
         for s in self.statuses:
             sel = ok & (status == s)
-            out.append(self._xyz(geo.cuboid_edges(lo[sel], hi[sel]), c))
+            out.append(self._xyz(geo.cuboid_edges(lo[sel & whole], hi[sel & whole]), c))
+            sel = sel & cut
+            out.append(self._xyz(geo.open_cuboid_edges(lo[sel], hi[sel], lo_in[sel], hi_in[sel]), c))
         front = np.flatnonzero(ok)
         front = front[pareto.pareto_mask(est[front] * c.signs)] if front.size else front
         out.append(self._xyz(est[front], c))
@@ -421,14 +481,22 @@ class _Scene(_Panel):
                     "customdata": [[a, int(snap.counts[a]), STATUS_NAMES[s]] for a, s in enumerate(status)]})
         p = snap.pulled
         out.append(self._xyz(est[[p]] if p is not None and ok[p] else np.empty((0, 3)), c))
+        mask, pulled, _ = geo.outside(np.where(ok[:, None], est, np.nan), self.ranges)
+        out.append({**self._xyz(pulled[mask], c), "marker": {"color": [_STATUS_RGB[s] for s in status[mask]]}})
+        if c.K <= MAX_LABELLED_3D:
+            lift = np.array([0.0, 0.0, 0.06 * (self.ranges[2, 1] - self.ranges[2, 0])])
+            shown = np.flatnonzero(ok)
+            at = np.clip(est[shown], self.ranges[:, 0], self.ranges[:, 1]) + lift
+            out.append({**self._xyz(at, c), "text": [str(a) for a in shown]})
         return out
 
     def axes(self) -> dict:
+        """Few ticks (16 px labels overlap otherwise) and a camera far enough that no axis title is clipped."""
         (xd, yd), r = self.domain, self.ranges
-        ax = {f"{a}axis": {"range": r[j].tolist(), "title": {"text": _axis_title(self.ctx, j)}}
-              for j, a in enumerate("xyz")}
-        return {"scene": {"domain": {"x": list(xd), "y": list(yd)}, "aspectmode": "cube", **ax,
-                          "camera": {"eye": {"x": 1.35, "y": 1.35, "z": 0.95}}}}
+        ax = {f"{a}axis": {"range": r[j].tolist(), "title": {"text": _axis_title(self.ctx, j)}, "nticks": 4,
+                           "tickformat": ".2~f"} for j, a in enumerate("xyz")}
+        return {self.scene: {"domain": {"x": list(xd), "y": list(yd)}, "aspectmode": "cube", **ax,
+                             "camera": {"eye": {"x": 1.55, "y": 1.55, "z": 1.05}}}}
 
 
 class _Strips(_Panel):
@@ -442,9 +510,9 @@ class _Strips(_Panel):
         self.ctx, self.show_truth, self.first = ctx, show_truth, first_axis
         self.domain_x = domain_x
         m = len(ctx.objectives)
-        gap = 0.06 if m > 1 else 0.0
+        gap = 0.09 if m > 1 else 0.0
         h = (1 - gap * (m - 1)) / m
-        self.domains = [(1 - (i + 1) * h - i * gap, 1 - i * h - i * gap) for i in range(m)]
+        self.domains = [(max(0.0, 1 - (i + 1) * h - i * gap), 1 - i * h - i * gap) for i in range(m)]
         snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
         est = np.concatenate([s.estimates[:, ctx.objectives] for s in snaps]) * ctx.signs
         truth = np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
@@ -527,9 +595,14 @@ class _Strips(_Panel):
             out[f"xaxis{n}"] = {"domain": list(self.domain_x), "anchor": f"y{n}", "range": [-0.6, K - 0.4],
                                 "dtick": 1 if K <= 20 else 5, "showticklabels": i == len(self.domains) - 1,
                                 "title": {"text": "arm" if i == len(self.domains) - 1 else ""}}
-            out[f"yaxis{n}"] = {"domain": [a, b], "anchor": f"x{n}", "range": self.ranges[i].tolist(),
-                                "title": {"text": _axis_title(self.ctx, i), "font": {"size": 15}}}
+            out[f"yaxis{n}"] = {"domain": [a, b], "anchor": f"x{n}", "range": self.ranges[i].tolist(), "nticks": 4}
         return out
+
+    def annotations(self) -> list[dict]:
+        """Each strip's objective named above it, horizontally: five stacked vertical titles would overlap."""
+        return [{"text": _axis_title(self.ctx, i), "x": self.domain_x[0], "y": b, "xref": "paper", "yref": "paper",
+                 "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": 18, "color": INK}}
+                for i, (_, b) in enumerate(self.domains)]
 
 
 def _curve_series(ctx: _Ctx, task: str) -> tuple[str, list[tuple[str, np.ndarray]]]:
@@ -553,9 +626,7 @@ def _curve_series(ctx: _Ctx, task: str) -> tuple[str, list[tuple[str, np.ndarray
     if task == "lexicographic":
         lex = sorted((k for k in m if k.startswith("lex_regret_")), key=lambda k: int(k.rsplit("_", 1)[1]))
         if lex:
-            keep = [lex[0]] + ([lex[-1]] if len(lex) > 1 else [])
-            return "cumulative regret per objective", [(f"regret on objective {k.rsplit('_', 1)[1]}", cum(k))
-                                                       for k in keep]
+            return "cumulative regret per objective", [(f"objective {k.rsplit('_', 1)[1]}", cum(k)) for k in lex]
     if task == "risk-averse" and "simple_regret" in m:
         return "simple regret of the recommendation", [("simple regret", inst("simple_regret"))]
     named = [("pareto_regret", "Pareto regret"), ("effective_regret", "effective Pareto regret")]
@@ -568,39 +639,50 @@ def _curve_series(ctx: _Ctx, task: str) -> tuple[str, list[tuple[str, np.ndarray
 class _Curves(_Panel):
     """The metric curves up to the current round, and a vertical line at that round."""
 
-    def __init__(self, ctx: _Ctx, task: str, axis: int, domain) -> None:
-        self.ctx, self.a, self.domain = ctx, axis, domain
+    def __init__(self, ctx: _Ctx, task: str, axis: int, domain, prefix: str = "", dash: str = "solid",
+                 marks_round: bool = True) -> None:
+        self.ctx, self.a, self.domain, self.prefix, self.dash = ctx, axis, domain, prefix, dash
+        self.marks_round = marks_round
         self.title, self.series = _curve_series(ctx, task)
         self.rounds = np.array([ctx.snap(n).t for n in range(len(ctx.idx))], dtype=float)
         vals = np.concatenate([v for _, v in self.series])
         lo, hi = min(0.0, float(np.nanmin(vals))), float(np.nanmax(vals))
         self.yrange = [lo, hi * 1.08 if hi > 0 else 1.0]
+        self.xmax = float(ctx.rounds[-1])
 
     def _ref(self) -> dict:
         return {"xaxis": f"x{self.a}", "yaxis": f"y{self.a}"}
 
     def styles(self) -> list[dict]:
-        colors = ("#000000", STATUS_COLORS["hull"], STATUS_COLORS["front"])
-        out = [{"type": "scatter", "mode": "lines", "name": name, "line": {"color": colors[i % 3], "width": 4},
-                "hovertemplate": "round %{x}: %{y:.3g}<extra>" + name + "</extra>",
-                **self._ref()} for i, (name, _) in enumerate(self.series)]
-        out.append({"type": "scatter", "mode": "lines", "name": "current round", "showlegend": False,
-                    "line": {"color": STATUS_COLORS["pulled"], "width": 2, "dash": "dot"}, "hoverinfo": "skip",
-                    **self._ref()})
+        out = []
+        for i, (name, _) in enumerate(self.series):
+            label = self.prefix + name
+            out.append({"type": "scatter", "mode": "lines", "name": label,
+                        "line": {"color": CURVE_COLORS[i % len(CURVE_COLORS)], "width": 4, "dash": self.dash},
+                        "hovertemplate": "round %{x}: %{y:.3g}<extra>" + label + "</extra>", "legend": "legend2",
+                        **self._ref()})
+        if self.marks_round:
+            out.append({"type": "scatter", "mode": "lines", "name": "current round", "showlegend": False,
+                        "line": {"color": STATUS_COLORS["pulled"], "width": 2, "dash": "dot"}, "hoverinfo": "skip",
+                        **self._ref()})
         return out
 
     def data(self, n: int) -> list[dict]:
         x = self.rounds[:n + 1].astype(int).tolist()
         out = [{"x": x, "y": num(v[:n + 1])} for _, v in self.series]
-        t = int(self.rounds[n])
-        out.append({"x": [t, t], "y": self.yrange})
+        if self.marks_round:
+            t = int(self.ctx.rounds[n])
+            out.append({"x": [t, t], "y": self.yrange})
         return out
 
     def axes(self) -> dict:
+        """Its axes, and its own legend inside its top-left corner (curves rise away from it)."""
         xd, yd = self.domain
         return {f"xaxis{self.a}": {"domain": list(xd), "anchor": f"y{self.a}", "title": {"text": "round t"},
-                                   "range": [0, float(self.rounds[-1]) * 1.02]},
-                f"yaxis{self.a}": {"domain": list(yd), "anchor": f"x{self.a}", "range": self.yrange}}
+                                   "range": [0, self.xmax * 1.02]},
+                f"yaxis{self.a}": {"domain": list(yd), "anchor": f"x{self.a}", "range": self.yrange},
+                "legend2": {"x": xd[0] + 0.01, "y": yd[1], "xanchor": "left", "yanchor": "top",
+                            "bgcolor": "rgba(255,255,255,0.85)", "font": {"size": 16, "color": INK}}}
 
 
 class _Pulls(_Panel):
@@ -662,24 +744,29 @@ def _task(trace: Trace) -> str:
 
 
 def _controls(labels: list[str], redraw: bool) -> dict:
-    """Play / pause buttons, a speed menu and a round slider (all client-side)."""
-    def play(ms: int) -> dict:
-        return {"frame": {"duration": ms, "redraw": redraw}, "fromcurrent": True, "mode": "immediate",
+    """Built-in playback (notebooks, ``.show()``): play, pause, restart, a speed menu and a round slider.
+
+    The slider has one step per frame (even in frames), its current value labelled in rounds. Speeds are
+    16x apart from slow to fast (issue 14 asks for at least 4x).
+    """
+    def play(ms: int, from_current: bool = True) -> dict:
+        return {"frame": {"duration": ms, "redraw": redraw}, "fromcurrent": from_current, "mode": "immediate",
                 "transition": {"duration": 0}}
 
     still = {"frame": {"duration": 0, "redraw": redraw}, "mode": "immediate", "transition": {"duration": 0}}
     scale = 2 if redraw else 1
     normal = dict(SPEEDS)["normal"] * scale
     buttons = {"type": "buttons", "direction": "left", "x": 0.0, "y": -0.1, "xanchor": "left", "yanchor": "top",
-               "pad": {"r": 10, "t": 10}, "showactive": False, "font": {"size": 18},
+               "pad": {"r": 10, "t": 10}, "showactive": False, "font": {"size": 18, "color": INK},
                "buttons": [{"label": "▶ play", "method": "animate", "args": [None, play(normal)]},
-                           {"label": "❚❚ pause", "method": "animate", "args": [[None], still]}]}
-    speed = {"type": "dropdown", "direction": "up", "x": 0.19, "y": -0.1, "xanchor": "left", "yanchor": "top",
-             "pad": {"t": 10}, "active": 1, "font": {"size": 16}, "showactive": True,
+                           {"label": "❚❚ pause", "method": "animate", "args": [[None], still]},
+                           {"label": "⟲ restart", "method": "animate", "args": [None, play(normal, False)]}]}
+    speed = {"type": "dropdown", "direction": "up", "x": 0.3, "y": -0.1, "xanchor": "left", "yanchor": "top",
+             "pad": {"t": 10}, "active": 1, "font": {"size": 16, "color": INK}, "showactive": True,
              "buttons": [{"label": f"speed: {name}", "method": "animate", "args": [None, play(ms * scale)]}
                          for name, ms in SPEEDS]}
-    slider = {"active": 0, "x": 0.36, "len": 0.64, "y": -0.06, "yanchor": "top", "pad": {"t": 30, "b": 10},
-              "currentvalue": {"prefix": "round t = ", "font": {"size": 20, "color": "#222222"}, "xanchor": "left"},
+    slider = {"active": 0, "x": 0.46, "len": 0.54, "y": -0.06, "yanchor": "top", "pad": {"t": 30, "b": 10},
+              "currentvalue": {"prefix": "round t = ", "font": {"size": 20, "color": INK}, "xanchor": "left"},
               "font": {"color": "rgba(0,0,0,0)"}, "ticklen": 0, "minorticklen": 0,
               "transition": {"duration": 0},
               "steps": [{"label": lab, "method": "animate", "args": [[str(i)], still]} for i, lab in enumerate(labels)]}
@@ -692,7 +779,8 @@ _TASK_WORDS = {"regret": "minimising Pareto regret", "identify": "identifying th
 
 def _title(trace: Trace, task: str) -> str:
     inst = trace.instance
-    title = f"{trace.algorithm} on {plain(inst.name) or f'{inst.K} arms'} (seed {trace.seed}): {_TASK_WORDS[task]}"
+    where = plain(inst.name) or f"{inst.K} arms"
+    title = f"{plain(trace.algorithm)} on {where} (seed {trace.seed}): {_TASK_WORDS[task]}"
     if trace.stopped_at is not None:
         title += f", stopped at round {trace.stopped_at}"
     if trace.snapshot_means is not None:
@@ -700,25 +788,41 @@ def _title(trace: Trace, task: str) -> str:
     return title
 
 
+def _check_common(trace: Any, max_frames: Any, controls: Any, height: Any, name: str = "trace") -> None:
+    if not isinstance(trace, Trace):
+        raise ValueError(f"{name}: must be a banditviz Trace, got {type(trace).__name__}")
+    if not trace.snapshots:
+        raise ValueError(f"{name}: has no snapshots to animate; run it with snapshots > 0")
+    if isinstance(max_frames, bool) or not isinstance(max_frames, (int, np.integer)) or not 2 <= max_frames <= 300:
+        raise ValueError(f"max_frames: must be a whole number in [2, 300], got {max_frames!r}")
+    if not isinstance(controls, bool):
+        raise ValueError(f"controls: must be True or False, got {controls!r}")
+    if height is not None and (isinstance(height, bool) or not isinstance(height, (int, np.integer))
+                               or not 300 <= height <= 4000):
+        raise ValueError(f"height: must be None or a whole number of pixels in [300, 4000], got {height!r}")
+
+
+def _signs(trace: Trace, obj: tuple[int, ...]) -> np.ndarray:
+    return np.array([-1.0 if trace.instance.directions[o] == "min" else 1.0 for o in obj])
+
+
 def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames: int = 300,
-            show_truth: bool = True) -> go.Figure:
+            show_truth: bool = True, controls: bool = True, height: int | None = None) -> go.Figure:
     """The animated objective-space figure of a run, with its regret curve and pull counts in the same frames.
 
     ``objectives``: 2 or 3 objective indices to draw (default the first two, or all three when L = 3);
     for the lexicographic task (and L = 1) the objectives shown as interval strips (default all, up to 5).
+    ``controls``: Plotly's own play/pause/speed/slider (notebooks); False leaves them out for a page that
+    drives the frames itself (``Plotly.animate(gd, [name])``, frames named "0".."n-1" in order), reading
+    `fig.layout.meta["bv"]` (`explain.meta`) for the rounds, sentences, phases and table of each frame.
     """
-    if not isinstance(trace, Trace):
-        raise ValueError(f"trace: must be a banditviz Trace, got {type(trace).__name__}")
-    if not trace.snapshots:
-        raise ValueError("trace: has no snapshots to animate; run it with snapshots > 0")
-    if isinstance(max_frames, bool) or not isinstance(max_frames, (int, np.integer)) or not 2 <= max_frames <= 300:
-        raise ValueError(f"max_frames: must be a whole number in [2, 300], got {max_frames!r}")
+    _check_common(trace, max_frames, controls, height)
     inst, task = trace.instance, _task(trace)
     strips = task == "lexicographic" or inst.L == 1
     obj = _check_objectives(objectives, inst.L, strips)
-    signs = np.array([-1.0 if inst.directions[o] == "min" else 1.0 for o in obj])
     budget = ARM_FRAME_BUDGET[3 if len(obj) == 3 and not strips else 2] // inst.K
-    ctx = _Ctx(trace, frame_indices(len(trace.snapshots), max(MIN_FRAMES, min(int(max_frames), budget))), obj, signs)
+    ctx = _Ctx(trace, frame_indices(len(trace.snapshots), max(MIN_FRAMES, min(int(max_frames), budget))), obj,
+               _signs(trace, obj))
     right = (0.66, 1.0)
     if strips:
         main: _Panel = _Strips(ctx, show_truth, first_axis=3)
@@ -726,34 +830,114 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
         main = _Scene(ctx, show_truth)
     else:
         main = _Plane(ctx, show_truth, x="x3", y="y3")
-    panels = [main, _Curves(ctx, task, 1, (right, (0.58, 1.0))), _Pulls(ctx, 2, (right, (0.0, 0.42)))]
+    curves = _Curves(ctx, task, 1, (right, (0.58, 1.0)))
+    panels = [main, curves, _Pulls(ctx, 2, (right, (0.0, 0.42)))]
+    redraw = isinstance(main, _Scene)
+    notes = [_panel_title(curves.title, right[0], 1.0), _panel_title("pulls per arm (colour = status)", right[0], 0.42)]
+    meta = explain.meta(trace, ctx.idx, ctx.rounds, obj, redraw)
+    return _assemble(panels, [], _title(trace, task), notes, meta, controls, height)
+
+
+def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = None, max_frames: int = 300,
+         show_truth: bool = True, controls: bool = True, height: int | None = None) -> go.Figure:
+    """Two runs on the same instance side by side (A left, B right), their curves together below.
+
+    Frames are aligned by round: the union of both runs' snapshot rounds (thinned evenly to the frame
+    budget), each side showing its latest snapshot at or before the frame's round, so a run that stopped
+    holds its last state. Both panels share one view. Lexicographic runs and L = 1 are drawn in 2-D over
+    their first two objectives (interval strips side by side would not fit a screen). ``meta`` as
+    `animate`, its sentences and phases prefixed "A: " and "B: ".
+    """
+    _check_common(trace_a, max_frames, controls, height, "trace_a")
+    _check_common(trace_b, max_frames, controls, height, "trace_b")
+    inst = trace_a.instance
+    if trace_b.instance.to_dict() != inst.to_dict():
+        raise ValueError("trace_b: must be a run on the same instance as trace_a")
+    if inst.L < 2:
+        raise ValueError("trace_a: a race draws objective space, which needs at least 2 objectives")
+    obj = _check_objectives(objectives, inst.L, False)
+    three = len(obj) == 3
+    rounds, ia, ib = race_frames(trace_a.snapshot_rounds, trace_b.snapshot_rounds,
+                                 max(MIN_FRAMES, min(int(max_frames), ARM_FRAME_BUDGET[len(obj)] // (2 * inst.K))))
+    signs = _signs(trace_a, obj)
+    ca, cb = (_Ctx(t, i, obj, signs, rounds=rounds) for t, i in ((trace_a, ia), (trace_b, ib)))
+    view = _view(ca, cb)
+    left, right, top = (0.0, 0.47), (0.53, 1.0), (0.47, 1.0)
+    if three:
+        pa: _Panel = _Scene(ca, show_truth, (left, top), "scene", view)
+        pb: _Panel = _Scene(cb, show_truth, (right, top), "scene2", view)
+    else:
+        pa = _Plane(ca, show_truth, "x2", "y2", (left, top), view)
+        pb = _Plane(cb, show_truth, "x3", "y3", (right, top), view)
+    low = (0.0, 0.26)
+    cu_a = _Curves(ca, _task(trace_a), 1, (left, low), prefix="A: ")
+    cu_b = _Curves(cb, _task(trace_b), 1, (left, low), prefix="B: ", dash="dash", marks_round=False)
+    ymin, ymax = min(cu_a.yrange[0], cu_b.yrange[0]), max(cu_a.yrange[1], cu_b.yrange[1])
+    for cu in (cu_a, cu_b):
+        cu.yrange, cu.xmax = [ymin, ymax], float(rounds[-1])
+    name_a, name_b = plain(trace_a.algorithm), plain(trace_b.algorithm)
+    notes = [_panel_title(f"A: {name_a}", left[0], top[1]), _panel_title(f"B: {name_b}", right[0], top[1]),
+             _panel_title(f"{cu_a.title}: A solid, B dashed", 0.0, low[1])]
+    title = (f"{name_a} (A) and {name_b} (B) on {plain(inst.name) or f'{inst.K} arms'}, "
+             f"seed {trace_a.seed}" + ("" if trace_b.seed == trace_a.seed else f" and {trace_b.seed}"))
+    meta = explain.race_meta(trace_a, trace_b, ia, ib, rounds, obj, three)
+    fig = _assemble([pa, cu_a, cu_b], [pb], title, notes, meta, controls, height)
+    fig.layout.legend2.update(x=right[0], y=low[1], bgcolor="rgba(0,0,0,0)")  # beside the curves, not over them
+    return fig
+
+
+def race_frames(rounds_a: np.ndarray, rounds_b: np.ndarray, max_frames: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Frame rounds of a race (the union of both runs' snapshot rounds, thinned evenly to ``max_frames``) and,
+    per frame, each run's latest snapshot index at or before that round (its first one before it starts)."""
+    union = np.union1d(rounds_a, rounds_b)
+    rounds = union[frame_indices(len(union), max_frames)]
+    ia = np.maximum(np.searchsorted(rounds_a, rounds, side="right") - 1, 0)
+    ib = np.maximum(np.searchsorted(rounds_b, rounds, side="right") - 1, 0)
+    return rounds, ia, ib
+
+
+def _panel_title(text: str, x: float, y: float) -> dict:
+    return {"text": text, "x": x, "y": y, "xref": "paper", "yref": "paper", "xanchor": "left", "yanchor": "bottom",
+            "showarrow": False, "font": {"size": 20, "color": INK}}
+
+
+def _quiet(traces: list[dict]) -> list[dict]:
+    """A second panel's traces: out of the legend (the first panel's entries stand for both), same groups."""
+    for t in traces:
+        t.setdefault("legendgroup", t.get("name", ""))
+        t["showlegend"] = False
+    return traces
+
+
+def _assemble(panels: list[_Panel], twins: list[_Panel], title: str, notes: list[dict], meta: dict,
+              controls: bool, height: int | None) -> go.Figure:
+    """One figure from its panels (``twins``: panels whose legend entries the first ones already give)."""
     statics = [t for p in panels for t in p.statics()]
     styles = [s for p in panels for s in p.styles()]
     statics += [_legend_entry(s) for s in styles if s.get("showlegend", True)]
+    statics += _quiet([t for p in twins for t in p.statics() if t.get("x") != [None]])
+    styles += _quiet([s for p in twins for s in p.styles()])
     moving = list(range(len(statics), len(statics) + len(styles)))
+    everything = panels + twins
     frames = []
-    for n in range(len(ctx.idx)):
-        data = [d for p in panels for d in p.data(n)]
+    for n in range(len(meta["rounds"])):
+        data = [d for p in everything for d in p.data(n)]
         for d, s in zip(data, styles, strict=True):
             d["type"] = s["type"]
         frames.append({"name": str(n), "data": data, "traces": moving})
     base = [_merge(s, d) for s, d in zip(styles, frames[0]["data"], strict=True)]
-    layout = base_layout(_title(trace, task), height=860, uirevision="keep", hovermode="closest",
-                         margin={"l": 90, "r": 30, "t": 190, "b": 150})
+    margin = {"l": 90, "r": 30, "t": 190, "b": 150 if controls else 60}
+    layout = base_layout(title, height=height or 860, uirevision="keep", hovermode="closest", margin=margin,
+                         meta={"bv": meta})
     layout["title"].update(y=0.985, yref="container", yanchor="top")
     layout["legend"].update(y=1.04, yanchor="bottom", x=0.0, traceorder="normal")
-    for p in panels:
+    for p in everything:
         layout.update(p.axes())
-    curves = panels[1]
-    layout["annotations"] = [
-        {"text": curves.title, "x": right[0], "y": 1.0, "xref": "paper", "yref": "paper", "xanchor": "left",
-         "yanchor": "bottom", "showarrow": False, "font": {"size": 20}},
-        {"text": "pulls per arm (colour = status)", "x": right[0], "y": 0.42, "xref": "paper", "yref": "paper",
-         "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": 20}},
-    ]
-    labels = [str(ctx.snap(n).t) for n in range(len(ctx.idx))]
-    layout.update(_controls(labels, redraw=isinstance(main, _Scene)))
-    return _figure(statics + base, layout, frames)
+    layout["annotations"] = notes + [a for p in everything for a in p.annotations()]
+    if controls:
+        layout.update(_controls([str(r) for r in meta["rounds"]], redraw=meta["redraw"]))
+    return _figure(statics + base, finish(layout), frames)
 
 
 def _legend_entry(style: dict) -> dict:
@@ -774,7 +958,7 @@ def _legend_entry(style: dict) -> dict:
         entry.update(xaxis=style.get("xaxis", "x"), yaxis=style.get("yaxis", "y"))
     if style["type"] == "mesh3d":
         entry["marker"] = {"symbol": "square", "size": 12, "color": style.get("color", "#777777")}
-    for key in ("line", "marker", "opacity"):
+    for key in ("line", "marker", "opacity", "legend"):
         if key in style and key not in entry:
             entry[key] = style[key]
     if isinstance(entry.get("marker", {}).get("symbol"), list):  # the m_t -> p_t arrow: one symbol suffices

@@ -27,7 +27,7 @@ from ..fronts import PERCENTILES, attainment_surfaces
 from ..instances import Instance, sample_contexts
 from ..trace import Trace
 from . import geometry as geo
-from .palette import STATUS_COLORS, STATUS_LABELS, axis_label, base_layout, plain, rgba, series_color
+from .palette import INK, STATUS_COLORS, STATUS_LABELS, axis_label, base_layout, finish, plain, rgba, series_color
 
 MAX_CURVE_POINTS = 600
 _METRIC_LABELS = {"pareto_regret": "Pareto regret", "effective_regret": "effective Pareto regret",
@@ -108,9 +108,9 @@ def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = No
                                                      "line": {"color": "white", "width": 1.5}})
         xyz = {"x": pts[sel, 0], "y": pts[sel, 1]}
         if three:
-            data.append(go.Scatter3d(**xyz, z=pts[sel, 2], textfont={"size": 13}, **kw))
+            data.append(go.Scatter3d(**xyz, z=pts[sel, 2], textfont={"size": 16, "color": INK}, **kw))
         else:
-            data.append(go.Scatter(**xyz, textfont={"size": 15}, cliponaxis=False, **kw))
+            data.append(go.Scatter(**xyz, textfont={"size": 16, "color": INK}, cliponaxis=False, **kw))
     proj = means[:, obj]
     if three:
         f = geo.hull_facets(proj)
@@ -129,13 +129,13 @@ def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = No
              f"{int(C.sum())} on the effective front")
     layout = base_layout(title + note, height=640)
     if three:
-        layout["scene"] = {f"{a}axis": {"title": {"text": axis_label(instance, o)}}
+        layout["scene"] = {f"{a}axis": {"title": {"text": axis_label(instance, o)}, "nticks": 4}
                            for a, o in zip("xyz", obj, strict=True)}
         layout["scene"]["aspectmode"] = "cube"
     else:
         layout.update(xaxis={"title": {"text": axis_label(instance, obj[0])}},
                       yaxis={"title": {"text": axis_label(instance, obj[1])}})
-    return go.Figure(data=data, layout=layout)
+    return go.Figure(data=data, layout=finish(layout))
 
 
 # ------------------------------------------------------------------------------------------ curves
@@ -183,7 +183,7 @@ def regret_curves(frame: pd.DataFrame, metric: str = "pareto_regret", log_x: boo
     layout = base_layout(f"cumulative {label} (mean over seeds, band ±1 standard error)", height=600)
     layout.update(xaxis={"title": {"text": "round t"}, "type": "log" if log_x else "linear"},
                   yaxis={"title": {"text": f"cumulative {label}"}, "type": "log" if log_y else "linear"})
-    return go.Figure(data=data, layout=layout)
+    return go.Figure(data=data, layout=finish(layout))
 
 
 def sample_complexity_chart(frame: pd.DataFrame) -> go.Figure:
@@ -206,7 +206,7 @@ def sample_complexity_chart(frame: pd.DataFrame) -> go.Figure:
     layout = base_layout("sample complexity: samples used before stopping", height=520, showlegend=True)
     layout.update(xaxis={"title": {"text": "samples until the algorithm stopped"}},
                   yaxis={"title": {"text": ""}, "autorange": "reversed"})
-    return go.Figure(data=data, layout=layout)
+    return go.Figure(data=data, layout=finish(layout))
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -232,17 +232,17 @@ def success_rate_chart(frame: pd.DataFrame) -> go.Figure:
         lo.append(k / n - a)
         hi.append(b - k / n)
         text.append(f"{100 * k / n:.0f}% ({k}/{n})")
-    data = [go.Bar(x=[str(a) for a in algs], y=rates, text=text, textposition="inside",
-                   insidetextanchor="start", textfont={"size": 18, "color": "white"},
+    data = [go.Bar(x=[str(a) for a in algs], y=rates, text=text, textposition="outside",
+                   textfont={"size": 18, "color": INK}, cliponaxis=False,
                    marker={"color": [series_color(i) for i in range(len(algs))]},
                    error_y={"type": "data", "symmetric": False, "array": hi, "arrayminus": lo,
                             "thickness": 2.5, "width": 10, "color": "#222222"},
                    name="success rate (bar), 95% Wilson interval (whiskers)", showlegend=True,
                    hovertemplate="%{x}: %{y:.0%}<extra></extra>")]
     layout = base_layout("success rate: share of runs with the right answer", height=520)
-    layout.update(yaxis={"title": {"text": "success rate"}, "range": [0, 1.05], "tickformat": ".0%"},
+    layout.update(yaxis={"title": {"text": "success rate"}, "range": [0, 1.15], "tickformat": ".0%"},
                   xaxis={"title": {"text": ""}})
-    return go.Figure(data=data, layout=layout)
+    return go.Figure(data=data, layout=finish(layout))
 
 
 _SURFACE_STYLE = {25: ("dash", 2.5, "25%: reached by a quarter of the runs"), 50: ("solid", 5, "median (50%)"),
@@ -267,7 +267,7 @@ def eaf_chart(fronts: Mapping[str, Sequence[np.ndarray]], instance: Instance,
     truth = geo.staircase(np.asarray(instance.means)[np.asarray(instance.pareto_set)][:, obj], signs)
     data: list[go.BaseTraceType] = [go.Scatter(
         x=truth[:, 0], y=truth[:, 1], mode="lines+markers", name="true Pareto front", hoverinfo="skip",
-        line={"color": "#222222", "width": 2}, marker={"size": 7, "color": "#222222"})]
+        line={"color": INK, "width": 2}, marker={"size": 7, "color": INK})]
     runs = 0
     for i, (alg, per_run) in enumerate(fronts.items()):
         projected = [np.asarray(f, dtype=float)[:, obj] for f in per_run]
@@ -281,7 +281,7 @@ def eaf_chart(fronts: Mapping[str, Sequence[np.ndarray]], instance: Instance,
     layout = base_layout(f"estimated Pareto fronts over {runs} seeds: empirical attainment surfaces", height=640)
     layout.update(xaxis={"title": {"text": axis_label(instance, obj[0])}},
                   yaxis={"title": {"text": axis_label(instance, obj[1])}})
-    return go.Figure(data=data, layout=layout)
+    return go.Figure(data=data, layout=finish(layout))
 
 
 def pull_counts(trace: Trace, round_index: int = -1) -> go.Figure:
@@ -307,4 +307,4 @@ def pull_counts(trace: Trace, round_index: int = -1) -> go.Figure:
     layout = base_layout(f"{trace.algorithm}: pulls per arm after round {snap.t} (★ = truly Pareto optimal)",
                          height=520, barmode="overlay")
     layout.update(xaxis={"title": {"text": "arm"}, "type": "category"}, yaxis={"title": {"text": "pulls"}})
-    return go.Figure(data=data, layout=layout)
+    return go.Figure(data=data, layout=finish(layout))

@@ -63,28 +63,67 @@ def polygons(x, y) -> list[np.ndarray]:
     return out
 
 
+def polygons3(trace: dict) -> list[np.ndarray]:
+    """The NaN-separated pieces of a 3-D polyline trace (each m x 3)."""
+    pts = np.column_stack([arr(trace["x"]), arr(trace["y"]), arr(trace["z"])])
+    cuts = np.flatnonzero(np.isnan(pts).any(axis=1))
+    pieces = [piece[~np.isnan(piece).any(axis=1)] for piece in np.split(pts, cuts)]
+    return [piece for piece in pieces if len(piece)]
+
+
 def view(fig_dict: dict, axis: str) -> np.ndarray:
     lay = fig_dict["layout"]
     return np.array([lay[f"xaxis{axis}"]["range"], lay[f"yaxis{axis}"]["range"]])
 
 
+def oriented(snap: RoundState, arm: int, objectives=(0, 1), signs=(1.0, 1.0)) -> list[tuple[float, float]]:
+    """(low, high) of one arm's box per drawn objective in display orientation, NaN as unbounded."""
+    out = []
+    for j, o in enumerate(objectives):
+        lo, hi = snap.lower[arm, o], snap.upper[arm, o]
+        lo = -math.inf if math.isnan(lo) else lo
+        hi = math.inf if math.isnan(hi) else hi
+        out.append(tuple(sorted((lo * signs[j], hi * signs[j]))))
+    return out
+
+
 def expected_boxes(snap: RoundState, ranges: np.ndarray, objectives=(0, 1), signs=(1.0, 1.0)) -> np.ndarray:
-    """Independent clipping of the snapshot bounds: rows (xmin, xmax, ymin, ymax) of the drawn arms, sorted."""
-    span = ranges[:, 1] - ranges[:, 0]
-    a, b = ranges[:, 0] - 0.05 * span, ranges[:, 1] + 0.05 * span
+    """Independently: the boxes wholly inside the view, rows (xmin, xmax, ymin, ymax) of the drawn arms, sorted."""
     rows = []
     for arm in range(snap.estimates.shape[0]):
         if not np.isfinite(snap.estimates[arm, list(objectives)]).all():
             continue
-        row = []
-        for j, o in enumerate(objectives):
-            lo, hi = snap.lower[arm, o], snap.upper[arm, o]
-            lo = -math.inf if math.isnan(lo) else lo
-            hi = math.inf if math.isnan(hi) else hi
-            lo, hi = sorted((lo * signs[j], hi * signs[j]))
-            row += [min(max(lo, a[j]), b[j]), min(max(hi, a[j]), b[j])]
-        rows.append(row)
+        b = oriented(snap, arm, objectives, signs)
+        if all(ranges[j, 0] <= lo and hi <= ranges[j, 1] for j, (lo, hi) in enumerate(b)):
+            rows.append([b[0][0], b[0][1], b[1][0], b[1][1]])
     return np.array(sorted(rows))
+
+
+def expected_cut_sides(snap: RoundState, ranges: np.ndarray) -> tuple[list[tuple], int]:
+    """Independently: the in-view sides of boxes cut by the view and narrower than half of it (each side as
+    sorted end points), and the number of cut boxes wider than that (not drawn)."""
+    sides, wide = [], 0
+    span = ranges[:, 1] - ranges[:, 0]
+    for arm in range(snap.estimates.shape[0]):
+        if not np.isfinite(snap.estimates[arm, :2]).all():
+            continue
+        (x0, x1), (y0, y1) = oriented(snap, arm)
+        if ranges[0, 0] <= x0 and x1 <= ranges[0, 1] and ranges[1, 0] <= y0 and y1 <= ranges[1, 1]:
+            continue
+        cx0, cx1 = max(x0, ranges[0, 0]), min(x1, ranges[0, 1])
+        cy0, cy1 = max(y0, ranges[1, 0]), min(y1, ranges[1, 1])
+        if cx1 - cx0 > span[0] / 2 or cy1 - cy0 > span[1] / 2:
+            wide += 1
+            continue
+        if y0 >= ranges[1, 0]:
+            sides.append(((cx0, y0), (cx1, y0)))
+        if y1 <= ranges[1, 1]:
+            sides.append(((cx0, y1), (cx1, y1)))
+        if x0 >= ranges[0, 0]:
+            sides.append(((x0, cy0), (x0, cy1)))
+        if x1 <= ranges[0, 1]:
+            sides.append(((x1, cy0), (x1, cy1)))
+    return sorted(sides), wide
 
 
 def drawn_boxes(traces: list[dict]) -> np.ndarray:
@@ -158,10 +197,38 @@ def test_max_frames_subsamples_snapshots(ucb_trace):
 
 @pytest.mark.parametrize("n", [0, 12, 60, 199])
 def test_each_frame_boxes_equal_snapshot_bounds(ucb_trace, ucb_fig, n):
-    drawn = drawn_boxes(moving(ucb_fig, n)[BOX_LABEL])
+    drawn = drawn_boxes(moving(ucb_fig, n).get(BOX_LABEL, []))
     want = expected_boxes(ucb_trace.snapshots[n], view(ucb_fig, "3"))
     assert drawn.shape == want.shape
-    np.testing.assert_allclose(drawn, want, atol=tolerance(ucb_fig))
+    if want.size:
+        np.testing.assert_allclose(drawn, want, atol=tolerance(ucb_fig))
+
+
+@pytest.mark.parametrize("n", [0, 12, 30, 60, 199])
+def test_cut_boxes_draw_only_their_sides_in_the_view_and_wide_ones_are_counted(ucb_trace, ucb_fig, n):
+    frame = moving(ucb_fig, n)
+    want, wide = expected_cut_sides(ucb_trace.snapshots[n], view(ucb_fig, "3"))
+    drawn = []
+    for t in frame[BOX_LABEL + ", cut by the view"]:
+        for seg in polygons(t["x"], t["y"]):
+            assert seg.shape == (2, 2)
+            drawn.append(tuple(map(tuple, seg)))
+    assert len(drawn) == len(want)
+    for got, exp in zip(sorted(drawn), want, strict=True):
+        np.testing.assert_allclose(np.array(got), np.array(exp), atol=tolerance(ucb_fig))
+    note = frame["boxes not drawn"][0]["text"][0]
+    words = f"{wide} {'box' if wide == 1 else 'boxes'} wider than half the view: not drawn"
+    assert note == ("" if wide == 0 else words)
+
+
+def test_early_rounds_draw_no_box_line_across_the_view(ucb_trace, ucb_fig):
+    """Round 1..10: every box is far larger than the view; nothing may criss-cross it (issue 14)."""
+    for n in range(10):
+        frame = moving(ucb_fig, n)
+        lines = [v for name in (BOX_LABEL, BOX_LABEL + ", cut by the view") for t in frame.get(name, [])
+                 for v in arr(t["x"]) if not np.isnan(v)]
+        assert lines == []
+        assert frame["boxes not drawn"][0]["text"][0].startswith(f"{n + 1} box")
 
 
 def test_boxes_inside_the_view_are_exactly_the_bounds(ucb_trace, ucb_fig):
@@ -248,18 +315,29 @@ def test_3d_cuboids_facets_and_front(trace_3d):
     for n in (20, len(d["frames"]) - 1):
         snap = trace_3d.snapshots[n]
         tr = moving(d, n)
-        mesh = next(t for t in tr[BOX_LABEL] if t["type"] == "mesh3d")
-        v = np.column_stack([arr(mesh["x"]), arr(mesh["y"]), arr(mesh["z"])]).reshape(-1, 8, 3)
         seen = np.isfinite(snap.estimates).all(axis=1)
-        span = r[:, 1] - r[:, 0]
-        lo = np.clip(snap.lower, r[:, 0] - 0.05 * span, r[:, 1] + 0.05 * span)
-        hi = np.clip(snap.upper, r[:, 0] - 0.05 * span, r[:, 1] + 0.05 * span)
-        np.testing.assert_allclose(v.min(axis=1)[seen], lo[seen], atol=tol)
-        np.testing.assert_allclose(v.max(axis=1)[seen], hi[seen], atol=tol)
-        assert mesh["intensity"] == np.repeat(snap.status, 12).tolist()
+        inside = seen & ((snap.lower >= r[:, 0]) & (snap.upper <= r[:, 1])).all(axis=1)
+        pieces = [p for t in tr["box edges"] for p in polygons3(t)]
+        assert len(pieces) == 4 * inside.sum()  # per cuboid: a 10-corner loop and three vertical edges
+        got = np.array([np.r_[p.min(axis=0), p.max(axis=0)] for p in pieces[::4]])
+        for a in np.flatnonzero(inside):
+            assert np.abs(got - np.r_[snap.lower[a], snap.upper[a]]).max(axis=1).min() <= tol
+        cut = [p for t in tr["box edges, cut by the view"] for p in polygons3(t)]
+        want_cut = 0
+        for a in np.flatnonzero(seen & ~inside):
+            lo_in, hi_in = snap.lower[a] >= r[:, 0], snap.upper[a] <= r[:, 1]
+            ext = np.minimum(snap.upper[a], r[:, 1]) - np.maximum(snap.lower[a], r[:, 0])
+            if (ext <= (r[:, 1] - r[:, 0]) / 2).all():  # an edge is drawn when both its faces are in the view
+                faces = np.r_[lo_in, hi_in].astype(int)
+                want_cut += sum(faces[(b + 1) % 3 + 3 * s1] * faces[(b + 2) % 3 + 3 * s2]
+                                for b in range(3) for s1 in (0, 1) for s2 in (0, 1))
+        assert len(cut) == want_cut
+        for seg in cut:
+            assert seg.shape == (2, 3) and (np.abs(seg[0] - seg[1]) > 1e-9).sum() == 1  # one axis-parallel edge
+            assert ((seg >= r[:, 0] - tol) & (seg <= r[:, 1] + tol)).all()
+        ok = np.flatnonzero(seen)
         facets = tr["estimated effective front (hull facets)"][0]
         got = np.column_stack([facets["i"], facets["j"], facets["k"]])
-        ok = np.flatnonzero(seen)
         want = ok[pareto.efficient_facets_3d(snap.estimates[ok])]
         assert sorted(map(tuple, np.sort(got, axis=1))) == sorted(map(tuple, np.sort(want, axis=1)))
         front = tr["estimated Pareto front (arms)"][0]
@@ -356,13 +434,15 @@ def test_lexicographic_layout_shows_one_strip_per_objective_with_the_filters():
         for i in range(3):
             segs = polygons(kept[i]["x"], kept[i]["y"])
             assert sorted(int(s[0, 0]) for s in segs) == sorted(snap.extras["filtered_sets"][i])
-            for s in segs if snap.t == 500 else []:  # narrow intervals: inside the view, not clipped
+            y_view = d["layout"][f"yaxis{3 + i}"]["range"]
+            for s in segs if snap.t == 500 else []:  # narrow intervals: the bounds, clipped to the view
                 a = int(s[0, 0])
-                np.testing.assert_allclose(sorted(s[:, 1]), [snap.lower[a, i], snap.upper[a, i]], atol=1e-3)
+                np.testing.assert_allclose(sorted(s[:, 1]), np.clip([snap.lower[a, i], snap.upper[a, i]], *y_view),
+                                           atol=1e-3)
             dropped = {int(s[0, 0]) for s in polygons(out[i]["x"], out[i]["y"])}
             assert dropped == set(range(5)) - set(snap.extras["filtered_sets"][i])
     curves = moving(d, 2)
-    assert "regret on objective 1" in curves and "regret on objective 3" in curves
+    assert {"objective 1", "objective 2", "objective 3"} <= set(curves)  # every objective's regret (issue 14)
     go.Figure(animate(tr).to_dict())
 
 

@@ -1,0 +1,165 @@
+"""What the Watch player prints beside the figure, one entry per animation frame (`fig.layout.meta["bv"]`).
+
+Plain text only (the player sets it with ``textContent``): per frame, the sentences saying what was
+pulled and why and which arms changed status (`RoundState.events`, the pulled arm, and the status
+changes since the previous frame, since frames may skip snapshots), a short phase name, and a compact
+per-arm table.
+
+Decisions (issue 14 silent):
+* The table cell of an objective is "estimate ± half-width" of the confidence interval
+  ((upper - lower) / 2, "±∞" when a side is unbounded, "–" before the first estimate), in the user's
+  orientation (a minimised objective shown as the user entered it); only the drawn objectives appear,
+  so that the table fits a 1366 x 768 screen.
+* Phases: the batch algorithms (GEGE, EGE, APE, ...; `psi_common`) name their round and pull within
+  it, GEGE's batches as samples of its G-optimal design (Kone, Kaufmann & Richert, AISTATS 2025,
+  Alg. 1); PFIwR its exploration or exploitation phase (Kim, Iyengar & Zeevi, §4); the lexicographic
+  algorithms their stage. Before any estimate exists the phase says when the first one appears.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..algorithms.base import STATUS_NAMES, RoundState
+from ..trace import Trace
+
+
+def _cell(v: float) -> str:
+    return "–" if not math.isfinite(v) else f"{v:.3f}"
+
+
+def _set(arms: Sequence[int]) -> str:
+    return ", ".join(str(a) for a in arms)
+
+
+def status_changes(before: RoundState | None, now: RoundState) -> list[str]:
+    """One sentence per kind of status change since ``before`` (the previous frame's snapshot), e.g.
+    "arms 4, 5 became rejected (were active)"."""
+    if before is None:
+        return []
+    old, new = np.asarray(before.status), np.asarray(now.status)
+    changed = old != new
+    out = []
+    for was, became in sorted({(int(o), int(n)) for o, n in zip(old[changed], new[changed], strict=True)}):
+        arms = np.flatnonzero(changed & (old == was) & (new == became)).tolist()
+        one = len(arms) == 1
+        out.append(f"{'arm' if one else 'arms'} {_set(arms)} became {STATUS_NAMES[became]} "
+                   f"({'was' if one else 'were'} {STATUS_NAMES[was]})")
+    return out
+
+
+def sentences(now: RoundState, before: RoundState | None) -> list[str]:
+    """What was pulled and why, and what changed status, at the round of snapshot ``now``."""
+    events = [e for e in now.events if e]
+    out = []
+    p = now.pulled
+    if p is not None and not any(f"arm {p}" in e for e in events):
+        out.append(f"Round {now.t}: arm {p} pulled.")
+    out += events
+    out += status_changes(before, now)
+    return out or [f"Round {now.t}: nothing recorded."]
+
+
+def first_estimate_round(snaps: Sequence[RoundState]) -> int | None:
+    """Round of the first snapshot where some arm has an estimate in every objective."""
+    return next((s.t for s in snaps if np.isfinite(s.estimates).all(axis=1).any()), None)
+
+
+def phase(snap: RoundState, first_estimates: int | None) -> str:
+    """Short phase name of the algorithm at ``snap`` ("" when it has none)."""
+    ex = snap.extras
+    text = ""
+    if "round_size" in ex and "round" in ex:
+        r, size = int(ex["round"]), int(ex["round_size"])
+        pulls = int(ex.get("pulls_in_round", 0))
+        what = "sampling the G-optimal design" if "design" in ex else "sampling the active arms"
+        text = f"{what}, round {r}" + (f" (pull {pulls} of {size})" if 0 < pulls < size else "")
+        if not np.isfinite(snap.estimates).all(axis=1).any() and pulls:
+            return f"{text}: estimates appear after round {snap.t - pulls + size}"
+    elif ex.get("phase") in ("explore", "exploit") and "T0" in ex:
+        T0 = int(ex["T0"])
+        text = f"exploration: rounds 1 to {T0}" if ex["phase"] == "explore" else f"exploitation: after round {T0}"
+    elif isinstance(ex.get("stage"), str):
+        text = ex["stage"] + (f", stage {int(ex['stage_index'])}" if "stage_index" in ex else "")
+    if first_estimates is not None and snap.t < first_estimates:
+        return (text + ": " if text else "") + f"estimates appear at round {first_estimates}"
+    return text
+
+
+def table(trace: Trace, snap_index: int, objectives: Sequence[int]) -> list[list[str]]:
+    """Per arm: status, pulls, "estimate ± half-width" and the true value of each drawn objective."""
+    inst, snap = trace.instance, trace.snapshots[snap_index]
+    sign = np.array([-1.0 if inst.directions[o] == "min" else 1.0 for o in objectives])
+    est = snap.estimates[:, objectives] * sign
+    half = (snap.upper[:, objectives] - snap.lower[:, objectives]) / 2
+    truth = trace.truth_at(snap_index)
+    rows = []
+    for a in range(inst.K):
+        row = [str(a), STATUS_NAMES[int(snap.status[a])], str(int(snap.counts[a]))]
+        for j in range(len(objectives)):
+            e, h = float(est[a, j]), float(half[a, j])
+            row.append("–" if not math.isfinite(e) else f"{e:.3f} ± {'∞' if not math.isfinite(h) else f'{h:.3f}'}")
+        if truth is not None:
+            row += [_cell(float(v)) for v in np.asarray(truth)[a, list(objectives)] * sign]
+        rows.append(row)
+    return rows
+
+
+def columns(trace: Trace, objectives: Sequence[int]) -> list[str]:
+    names = [trace.instance.objective_names[o] for o in objectives]
+    truth = [f"true {n}" for n in names] if trace.truth_at(0) is not None else []
+    return ["arm", "status", "pulls", *[f"{n} (estimate ± half-width)" for n in names], *truth]
+
+
+def meta(trace: Trace, idx: Sequence[int], rounds: Sequence[int], objectives: Sequence[int],
+         redraw: bool) -> dict[str, Any]:
+    """The player's data of a one-trace animation whose frame n shows snapshot ``idx[n]`` at round ``rounds[n]``."""
+    snaps = trace.snapshots
+    first = first_estimate_round(snaps)
+    explain = [sentences(snaps[i], snaps[idx[n - 1]] if n else None) for n, i in enumerate(idx)]
+    return {"rounds": [int(r) for r in rounds], "explain": explain,
+            "phase": [phase(snaps[i], first) for i in idx],
+            "table": {"columns": columns(trace, objectives), "rows": [table(trace, int(i), objectives) for i in idx]},
+            "redraw": bool(redraw)}
+
+
+def _side(trace: Trace, idx: Sequence[int], n: int, first: int | None) -> tuple[list[str], str]:
+    """Sentences and phase of one side of a race at frame ``n`` (a held snapshot says so)."""
+    snaps = trace.snapshots
+    now = snaps[idx[n]]
+    if n and idx[n] == idx[n - 1]:
+        said = [f"stopped at round {trace.stopped_at}" if trace.stopped_at is not None and idx[n] == len(snaps) - 1
+                else f"no new snapshot since round {now.t}"]
+    else:
+        said = sentences(now, snaps[idx[n - 1]] if n else None)
+    return said, phase(now, first)
+
+
+def race_meta(a: Trace, b: Trace, ia: Sequence[int], ib: Sequence[int], rounds: Sequence[int],
+              objectives: Sequence[int], redraw: bool) -> dict[str, Any]:
+    """`meta` of a race: sentences and phases prefixed "A: " and "B: ", one table row per arm with both
+    runs' status, pulls and estimate (the estimates of the drawn objectives, in parentheses)."""
+    fa, fb = first_estimate_round(a.snapshots), first_estimate_round(b.snapshots)
+    explain, phases, rows = [], [], []
+    for n in range(len(rounds)):
+        (sa, pa), (sb, pb) = _side(a, ia, n, fa), _side(b, ib, n, fb)
+        explain.append([f"A: {x}" for x in sa] + [f"B: {x}" for x in sb])
+        phases.append(" · ".join(f"{k}: {v}" for k, v in (("A", pa), ("B", pb)) if v))
+        ta, tb = table(a, int(ia[n]), objectives), table(b, int(ib[n]), objectives)
+        m = len(objectives)
+        rows.append([[ra[0], ra[1], ra[2], _pair(ra[3:3 + m]), rb[1], rb[2], _pair(rb[3:3 + m]), *ra[3 + m:]]
+                     for ra, rb in zip(ta, tb, strict=True)])
+    names = [a.instance.objective_names[o] for o in objectives]
+    truth = [f"true {n}" for n in names] if a.truth_at(0) is not None else []
+    cols = ["arm", "A status", "A pulls", "A estimate", "B status", "B pulls", "B estimate", *truth]
+    return {"rounds": [int(r) for r in rounds], "explain": explain, "phase": phases,
+            "table": {"columns": cols, "rows": rows}, "redraw": bool(redraw)}
+
+
+def _pair(cells: Sequence[str]) -> str:
+    """Estimates of several objectives in one cell, without their half-widths: "(0.512, 0.301)"."""
+    return "–" if any(c == "–" for c in cells) else "(" + ", ".join(c.split(" ± ")[0] for c in cells) + ")"
