@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import banditviz as bv
-from banditviz.algorithms.base import STATUS_NAMES
 from banditviz import fronts
+from banditviz.algorithms.base import STATUS_NAMES
 from banditviz.figures import (
     animate,
     eaf_chart,
