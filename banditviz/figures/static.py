@@ -30,6 +30,7 @@ from . import geometry as geo
 from .palette import INK, STATUS_COLORS, STATUS_LABELS, axis_label, base_layout, finish, plain, rgba, series_color
 
 MAX_CURVE_POINTS = 600
+MAX_LABELLED_ARMS = 30  # more arms (the real instances have 128-500) are named on hover only
 _METRIC_LABELS = {"pareto_regret": "Pareto regret", "effective_regret": "effective Pareto regret",
                   "simple_regret": "simple regret", "error": "error"}
 
@@ -101,7 +102,8 @@ def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = No
         if not mask.any():
             continue
         sel = np.flatnonzero(mask)
-        kw = dict(mode="markers+text", name=name, text=[plain(instance.arm_names[i]) for i in sel],
+        kw = dict(mode="markers+text" if instance.K <= MAX_LABELLED_ARMS else "markers", name=name,
+                  text=[plain(instance.arm_names[i]) for i in sel],
                   customdata=np.column_stack([gap_p[sel], gap_c[sel]]), hovertemplate=hover,
                   textposition="top center", marker={"color": color, "symbol": symbol,
                                                      "size": 10 if three else 18,
