@@ -1,6 +1,19 @@
 """banditviz: watch multi-objective (Pareto) bandit algorithms learn, round by round.
 
 The package never imports Streamlit: everything the app shows can be produced from Python.
+
+References. Docstrings cite the papers by these keys, with the paper's own section (Sec.), definition (Def.),
+algorithm (Alg.), equation (eq.), figure (Fig.) or appendix (App.) numbers; "our decision (KEY)" marks a choice
+the paper leaves open, made as its authors most plausibly would:
+
+* PFIwR: W. Kim, G. Iyengar and A. Zeevi, "Pareto Front Identification with Regret Minimization".
+* LinPSI: C. Kone, E. Kaufmann and L. Richert, "Bandit Pareto Set Identification in a Multi-Output Linear
+  Model", AISTATS 2025 (arXiv:2507.04255).
+* MOL-TS: S. Park, H. Ann and M. Oh, "Thompson Sampling for Multi-Objective Linear Contextual Bandit",
+  NeurIPS 2025.
+* LexMOSLB: "Multiobjective Stochastic Linear Bandits under Lexicographic Ordering" (anonymous submission).
+* RAMGapE: S. Nonaga, K. Tabata, Y. Mizuno and T. Komatsuzaki, "Risk-Averse Best Arm Set Identification with
+  Fixed Budget and Fixed Confidence".
 """
 
 from . import presets  # noqa: F401  (fills PRESETS)

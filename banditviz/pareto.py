@@ -1,17 +1,17 @@
 """Pareto geometry for multi-objective bandits: dominance, fronts, gaps, hypervolume, lexicographic order.
 
 Every objective is **maximised**; ``means`` is a float array of shape (K, L) (K arms, L objectives).
-References are to the specs in ``shared/specs``: 002_MOL_TS.md (Pareto / effective Pareto front and
-gaps), 001_PSI_linear.md (PSI identification gaps and complexities), 003_lexicographic.md (lexicographic
-order), 004_risk_averse.md (the same PSI gaps with strict dominance in 2-D).
+Citations use the keys of the `banditviz` package docstring: MOL-TS (Pareto / effective Pareto front and
+gaps), LinPSI (PSI identification gaps and complexities), LexMOSLB (lexicographic order), RAMGapE (the same
+PSI gaps with strict dominance in 2-D).
 
-Exactness of the effective front (002 §2.4) and of the effective gap (002 §2.5)
+Exactness of the effective front (MOL-TS Def. 5) and of the effective gap (MOL-TS Def. 6)
 ---------------------------------------------------------------------------------
 The reference for both is a linear programme (``_effective_mask_lp``, ``_effective_gap_lp``). The fast
 paths are exact, not heuristic:
 
-* L = 2: Andrew's monotone chain over the Pareto points, collinear points kept (002 §2.4, "L = 2 exact
-  fast path"); the gap is the dual ``min_w max_b w.(mu_b - mu_a)`` evaluated at the chain's edge normals
+* L = 2: Andrew's monotone chain over the Pareto points, collinear points kept (MOL-TS Def. 5);
+  the gap is the dual ``min_w max_b w.(mu_b - mu_a)`` evaluated at the chain's edge normals
   and the two simplex vertices, which contain every breakpoint of that convex piecewise-linear function.
 * L >= 3 membership: every decision is backed by a *certificate* checked in floating point with an
   explicit rounding margin, and only undecided arms go to the LP.  A strictly positive weight ``w``
@@ -110,11 +110,11 @@ def _round_err(mu: np.ndarray) -> float:
 
 
 # --------------------------------------------------------------------------------------------------
-# Pareto dominance, front and gap (002 §2.1-2.3)
+# Pareto dominance, front and gap (MOL-TS Def. 1)
 
 
 def dominated_by(means) -> np.ndarray:
-    """Boolean (K, K) matrix: ``D[i, j]`` iff arm j Pareto-dominates arm i (002 §2.1).
+    """Boolean (K, K) matrix: ``D[i, j]`` iff arm j Pareto-dominates arm i (MOL-TS Def. 1).
 
     ``mu_j >= mu_i`` in every objective and ``>`` in at least one; identical vectors never dominate each
     other, so the diagonal is False.  Infinite entries are allowed (they compare as usual).
@@ -147,7 +147,7 @@ def _finite_order(mu: np.ndarray) -> np.ndarray:
 
 
 def pareto_mask(means) -> np.ndarray:
-    """Boolean K-vector: arm not Pareto-dominated by any other arm (002 §2.2; duplicates all kept).
+    """Boolean K-vector: arm not Pareto-dominated by any other arm (MOL-TS Def. 2; duplicates all kept).
 
     Infinite entries are allowed (e.g. ``-inf`` for arms not yet observed).  Computed by moocore's
     ``is_nondominated`` (keeping weakly non-dominated duplicates): 1.1-1.8x faster than blockwise numpy
@@ -170,7 +170,7 @@ def _maxmin_rows(mu: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 
 def pareto_gap(means) -> np.ndarray:
-    """Pareto sub-optimality gaps ``Delta^PR_a = max(0, max_b min_l (mu_b - mu_a))`` (002 §2.3, Def. 3).
+    """Pareto sub-optimality gaps ``Delta^PR_a = max(0, max_b min_l (mu_b - mu_a))`` (MOL-TS Def. 3).
 
     Zero for every Pareto-optimal arm, but also for weakly dominated arms (e.g. (1, .5) next to (1, .7)):
     never derive front membership from a zero gap.
@@ -203,7 +203,7 @@ def _upper_chain(pts: np.ndarray, tol_abs: float) -> list[int]:
 
     The middle point b of (a, b, c) is popped only when it lies below the line ac by more than
     ``tol_abs`` in the larger of its vertical / horizontal distances, which is the slack of the
-    additive-DEA LP against that edge; collinear points are kept (002 §2.4).
+    additive-DEA LP against that edge; collinear points are kept (MOL-TS Def. 5).
     """
     xs = pts[:, 0].tolist()
     ys = pts[:, 1].tolist()
@@ -284,7 +284,7 @@ def _normalise_weights(W: np.ndarray, strict: bool) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------------
-# effective Pareto front (002 §2.4)
+# effective Pareto front (MOL-TS Def. 5)
 
 
 def _highs(c: np.ndarray, **kw):
@@ -301,7 +301,7 @@ def _highs(c: np.ndarray, **kw):
 
 
 def _slack_lp(points: np.ndarray, target: np.ndarray) -> float:
-    """Additive-DEA slack LP of 002 §2.4: max 1's s.t. sum_b beta_b mu_b - s = target, beta in simplex."""
+    """Additive-DEA slack LP of MOL-TS Def. 5: max 1's s.t. sum_b beta_b mu_b - s = target, beta in simplex."""
     n, L = points.shape
     c = np.concatenate([np.zeros(n), -np.ones(L)])
     A_eq = np.zeros((L + 1, n + L))
@@ -314,7 +314,7 @@ def _slack_lp(points: np.ndarray, target: np.ndarray) -> float:
 
 
 def _effective_mask_lp(means, tol: float = 1e-9) -> np.ndarray:
-    """Reference: one additive-DEA slack LP per Pareto arm over the Pareto arms (002 §2.4).
+    """Reference: one additive-DEA slack LP per Pareto arm over the Pareto arms (MOL-TS Def. 5).
 
     An arm is in C* iff it is Pareto optimal and its optimal total slack is <= tol * max(1, max|mu|).
     """
@@ -486,7 +486,7 @@ def _effective_unique(U: np.ndarray, tol_abs: float) -> np.ndarray:
 
 
 def effective_pareto_mask(means, tol: float = 1e-9) -> np.ndarray:
-    """Boolean K-vector: arm in the effective Pareto front C* (002 §2.4, Def. 5 / App. A eq. 4).
+    """Boolean K-vector: arm in the effective Pareto front C* (MOL-TS Def. 5 / App. A eq. 4).
 
     An arm is in C* iff no convex combination of the other arms Pareto-dominates it, i.e. iff it is an
     efficient point of the convex hull: arms on an efficient face are in, merely weakly efficient arms
@@ -505,11 +505,11 @@ def effective_pareto_mask(means, tol: float = 1e-9) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------------
-# effective Pareto gap (002 §2.5)
+# effective Pareto gap (MOL-TS Def. 6)
 
 
 def _gap_lp(points: np.ndarray, target: np.ndarray) -> float:
-    """max s s.t. sum_b beta_b mu_b - s * 1 >= target, beta in the simplex (002 §2.5), clipped at 0."""
+    """max s s.t. sum_b beta_b mu_b - s * 1 >= target, beta in the simplex (MOL-TS Def. 6), clipped at 0."""
     n, L = points.shape
     c = np.zeros(n + 1)
     c[-1] = -1.0
@@ -521,7 +521,7 @@ def _gap_lp(points: np.ndarray, target: np.ndarray) -> float:
 
 
 def _effective_gap_lp(means) -> np.ndarray:
-    """Reference: Delta^EPR of every arm by one LP over all arms (002 §2.5)."""
+    """Reference: Delta^EPR of every arm by one LP over all arms (MOL-TS Def. 6)."""
     mu = as_means(means)
     return np.array([_gap_lp(mu, mu[a]) for a in range(mu.shape[0])])
 
@@ -572,7 +572,7 @@ def _snap(g: np.ndarray, mu: np.ndarray) -> np.ndarray:
 
 
 def effective_gap(means) -> np.ndarray:
-    """Effective Pareto gaps Delta^EPR of every arm (002 §2.5, Def. 6 and eq. 1).
+    """Effective Pareto gaps Delta^EPR of every arm (MOL-TS Def. 6 and eq. 1).
 
     ``Delta_a = max_{beta in simplex} min_l (sum_b beta_b mu_b - mu_a)_l
     = min_{w in simplex} [max_b w.mu_b - w.mu_a]``; e.g. arms (2,0), (0,2), (1,.9) give 0.05 for the
@@ -607,7 +607,7 @@ def _gap_one(mu: np.ndarray, U: np.ndarray, a: int) -> float:
 
 
 def effective_gap_of(means, arm: int) -> float:
-    """Delta^EPR of one arm (002 §2.5), for contextual runs where the means change every round.
+    """Delta^EPR of one arm (MOL-TS Def. 6), for contextual runs where the means change every round.
 
     Pareto-gap lower bound and weight-bank upper bound first (enough whenever the arm is the unique
     maximiser of a bank weighting or is beaten by a single arm), else one small LP over the Pareto arms.
@@ -636,7 +636,7 @@ def _require_L(mu: np.ndarray, L: int, fn: str) -> None:
 
 
 def upper_hull_2d(means, tol: float = 1e-9) -> np.ndarray:
-    """Indices of the effective front C* (L = 2), ordered by objective 1 ascending (002 §2.4, §8).
+    """Indices of the effective front C* (L = 2), ordered by objective 1 ascending (MOL-TS Def. 5).
 
     This is the monotone upper-right chain to draw as "the effective front"; collinear arms are kept and
     duplicated vectors all appear (adjacent, by index).  Same set as ``effective_pareto_mask``.
@@ -650,7 +650,7 @@ def upper_hull_2d(means, tol: float = 1e-9) -> np.ndarray:
 
 def efficient_facets_3d(means) -> np.ndarray:
     """Triangles (F, 3) of arm indices: facets of the 3-D convex hull with strictly positive outward
-    normal, i.e. the efficient part of the hull to draw as a mesh (002 §8).
+    normal, i.e. the efficient part of the hull to draw as a mesh (MOL-TS Sec. 3.4).
 
     Returns an empty (0, 3) array for fewer than 4 arms or affinely flat (coplanar) arms; never raises
     on such degenerate input.  Duplicated vectors are represented by their lowest index.
@@ -691,22 +691,22 @@ def pareto_staircase_2d(means) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------------------------------
-# PSI gaps and complexities (001 §2.0 P3, §3.1-3.2; 004 §1.1)
+# PSI gaps and complexities (LinPSI Sec. 2.1; RAMGapE Sec. 2)
 
 
 def psi_gaps(means) -> np.ndarray:
-    """Identification gaps Delta_i of Pareto set identification (001 §3.1, eq. 1; vectorised as 001 P3).
+    """Identification gaps Delta_i of Pareto set identification (LinPSI Sec. 2.1, eq. (1); vectorised).
 
     With M(i,j) = max_c (mu_i - mu_j)(c) and m(i,j) = -M(i,j): a dominated arm gets
     Delta*_i = max_j m(i,j); a Pareto arm gets delta*_i = min_{j != i} [M(i,j) ^ (M(j,i)_+ + (Delta*_j)_+)]
-    (with the j-index fix of 001 §6.1).  A single arm gets +inf.
+    (with the j-index fix, our decision (LinPSI)).  A single arm gets +inf.
     """
     mu = as_means(means)
     return fast_pareto.psi_gaps(mu, pareto_mask(mu))  # compiled loops (numpy's formulation: tests)
 
 
 def psi_complexity(gaps, h: int | None = None) -> dict[str, float]:
-    """Complexities of 001 §3.2 from gaps sorted ascending: H1 = sum Delta_(i)^-2,
+    """Complexities of LinPSI Sec. 2.1, eq. (2) from gaps sorted ascending: H1 = sum Delta_(i)^-2,
     H2 = max_i i Delta_(i)^-2, and with ``h``: H1_lin / H2_lin over the h smallest gaps.
 
     A zero gap gives +inf; an infinite gap contributes 0.
@@ -781,7 +781,7 @@ def hypervolume(points, ref) -> float:
 
 
 # --------------------------------------------------------------------------------------------------
-# lexicographic order (003 §1.2)
+# lexicographic order (LexMOSLB Sec. 1)
 
 
 def _as_vector(v, name: str) -> np.ndarray:
@@ -802,7 +802,7 @@ def _check_atol(atol: float) -> float:
 
 
 def lex_dominates(u, v, atol: float = 1e-12) -> bool:
-    """True iff u lexicographically dominates v (003 §1.2): at the first objective where they differ by
+    """True iff u lexicographically dominates v (LexMOSLB Sec. 1): at the first objective where they differ by
     more than ``atol``, u is larger.  Vectors equal within ``atol`` everywhere do not dominate."""
     atol = _check_atol(atol)
     a, b = _as_vector(u, "u"), _as_vector(v, "v")
@@ -817,7 +817,7 @@ def lex_dominates(u, v, atol: float = 1e-12) -> bool:
 
 
 def lex_order(means, atol: float = 1e-12) -> np.ndarray:
-    """Arm indices sorted lexicographically best first (003 §1.2); full ties by ascending index.
+    """Arm indices sorted lexicographically best first (LexMOSLB Sec. 1); full ties by ascending index.
 
     Objective by objective, arms within ``atol`` of the best remaining value of their group tie and are
     ordered by the next objective; so the leading group is exactly ``lex_optimal``.
@@ -850,7 +850,7 @@ def lex_order(means, atol: float = 1e-12) -> np.ndarray:
 
 def lex_optimal(means, atol: float = 1e-12) -> np.ndarray:
     """All lexicographically optimal arms (sorted indices): the cascade A_i = {a in A_{i-1} :
-    mu^i(a) >= max_{A_{i-1}} mu^i - atol} of 003 §1.2."""
+    mu^i(a) >= max_{A_{i-1}} mu^i - atol} of LexMOSLB Sec. 1."""
     mu = as_means(means)
     atol = _check_atol(atol)
     A = np.arange(mu.shape[0])

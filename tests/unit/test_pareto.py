@@ -1,7 +1,7 @@
 """Tests of banditviz.pareto against independent brute-force / LP references and hand-worked cases.
 
-Specs: 002_MOL_TS.md §2 and §7.1 (fronts, gaps, Figure-1 fixture), 001_PSI_linear.md §3 and §6
-(PSI gaps and complexities), 003_lexicographic.md §1.2 (lexicographic order), 004_risk_averse.md §1.1.
+Papers (keys of the `banditviz` docstring): MOL-TS Sec. 3.3-3.4 and Fig. 1 (fronts, gaps, Figure-1 fixture),
+LinPSI Sec. 2.1 (PSI gaps and complexities), LexMOSLB Sec. 1 (lexicographic order), RAMGapE Sec. 2.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def means_st(draw, min_k: int = 1, max_k: int = 12, min_l: int = 1, max_l: int =
 
 
 def brute_dominates(v: np.ndarray, u: np.ndarray) -> bool:
-    """v Pareto-dominates u (002 §2.1 decision)."""
+    """v Pareto-dominates u (MOL-TS Def. 1)."""
     return all(a <= b for a, b in zip(u, v, strict=True)) and any(a < b for a, b in zip(u, v, strict=True))
 
 
@@ -68,7 +68,7 @@ def brute_pr_gap(mu: np.ndarray) -> np.ndarray:
 
 
 def dual_member(mu: np.ndarray, a: int) -> bool:
-    """Dual test of 002 §2.4: feasibility of {w >= 1, z : w.mu_b <= z for all b, w.mu_a >= z}."""
+    """Dual test of MOL-TS Def. 5: feasibility of {w >= 1, z : w.mu_b <= z for all b, w.mu_a >= z}."""
     K, L = mu.shape
     A = np.hstack([mu, -np.ones((K, 1))])
     A = np.vstack([A, np.concatenate([-mu[a], [1.0]])])
@@ -79,7 +79,7 @@ def dual_member(mu: np.ndarray, a: int) -> bool:
 
 
 def dual_gap(mu: np.ndarray, a: int) -> float:
-    """Dual of 002 §2.5: min over w in the simplex, t of t - w.mu_a s.t. w.mu_b <= t."""
+    """Dual of MOL-TS Def. 6: min over w in the simplex, t of t - w.mu_a s.t. w.mu_b <= t."""
     K, L = mu.shape
     c = np.concatenate([-mu[a], [1.0]])
     A = np.hstack([mu, -np.ones((K, 1))])
@@ -117,7 +117,7 @@ def hv_inclusion_exclusion(points: np.ndarray, ref: np.ndarray) -> float:
 
 
 def psi_loop(mu: np.ndarray) -> np.ndarray:
-    """001 §3.1 eq. (1) written as loops: Delta*_i, delta*_i, then the case split on S*."""
+    """LinPSI Sec. 2.1, eq. (1) written as loops: Delta*_i, delta*_i, then the case split on S*."""
     K, d = mu.shape
 
     def M(i, j):
@@ -142,7 +142,7 @@ def psi_loop(mu: np.ndarray) -> np.ndarray:
 
 
 def psi_split(mu: np.ndarray) -> np.ndarray:
-    """Kone et al. split (001 §3.1): Delta_i = min(delta+_i, delta-_i) for Pareto arms."""
+    """Kone et al. split (LinPSI Sec. 2.1, eq. (1)): Delta_i = min(delta+_i, delta-_i) for Pareto arms."""
     K, d = mu.shape
     S = brute_pareto(mu)
     Mf = lambda i, j: max(mu[i] - mu[j])  # noqa: E731
@@ -229,7 +229,7 @@ def test_dominance_front_and_pr_gap_match_brute_force(mu):
     np.testing.assert_array_equal(P, brute_pareto(mu))
     gap = pp.pareto_gap(mu)
     np.testing.assert_allclose(gap, brute_pr_gap(mu), atol=1e-12)
-    assert (gap[P] == 0).all()  # a in P  =>  Delta^PR = 0 (002 §7.1.2)
+    assert (gap[P] == 0).all()  # a in P  =>  Delta^PR = 0 (MOL-TS Sec. 3.3)
 
 
 def test_identical_vectors_never_dominate_and_are_both_kept():
@@ -240,7 +240,7 @@ def test_identical_vectors_never_dominate_and_are_both_kept():
 
 
 def test_pareto_gap_weak_tie_pitfall():
-    """002 §2.3: (1, .5) is dominated by (1, .7) yet its PR gap is 0."""
+    """MOL-TS Def. 3: (1, .5) is dominated by (1, .7) yet its PR gap is 0."""
     mu = np.array([[1.0, 0.5], [1.0, 0.7]])
     assert pp.pareto_mask(mu).tolist() == [False, True]
     np.testing.assert_array_equal(pp.pareto_gap(mu), [0.0, 0.0])
@@ -252,7 +252,7 @@ def test_pareto_gap_hand_2d():
 
 
 # --------------------------------------------------------------------------------------------------
-# effective Pareto front and gap (002 §2.4-2.5)
+# effective Pareto front and gap (MOL-TS Def. 5)
 
 
 @LPSET
@@ -281,7 +281,7 @@ def test_effective_gap_matches_lp_references(mu):
     C = pp.effective_pareto_mask(mu)
     pr = pp.pareto_gap(mu)
     assert (gap[C] <= 1e-8).all()  # a in C  =>  Delta^EPR = 0
-    assert (pr <= gap + 1e-9).all()  # PR <= EPR (002 §1.4)
+    assert (pr <= gap + 1e-9).all()  # PR <= EPR (MOL-TS Sec. 3)
 
 
 def _random_instances(seed: int, n: int):
@@ -292,7 +292,7 @@ def _random_instances(seed: int, n: int):
 
 
 def test_random_instances_invariants_and_converses():
-    """002 §7.1.2-4 on seeded continuous instances (K in [2, 60], L in [2, 6])."""
+    """MOL-TS Sec. 3.3 on seeded continuous instances (K in [2, 60], L in [2, 6])."""
     for mu in _random_instances(0, 12):
         C, P = pp.effective_pareto_mask(mu), pp.pareto_mask(mu)
         gap, pr = pp.effective_gap(mu), pp.pareto_gap(mu)
@@ -336,7 +336,7 @@ def test_fast_path_avoids_lps_on_large_fronts(monkeypatch):
 
 
 def test_worked_example_2_5():
-    """002 §2.5 / §7.1.5: (2,0), (0,2), (1,.9): third arm in P, not in C, PR 0 and EPR 0.05."""
+    """MOL-TS Def. 6: (2,0), (0,2), (1,.9): third arm in P, not in C, PR 0 and EPR 0.05."""
     mu = np.array([[2.0, 0.0], [0.0, 2.0], [1.0, 0.9]])
     assert pp.pareto_mask(mu).tolist() == [True, True, True]
     assert pp.effective_pareto_mask(mu).tolist() == [True, True, False]
@@ -348,7 +348,7 @@ def test_worked_example_2_5():
 
 
 def test_midpoint_face_point_is_effective():
-    """002 §2.4 item 2 / §7.1.5: a non-vertex point of an efficient face is in C*."""
+    """MOL-TS Def. 5: a non-vertex point of an efficient face is in C*."""
     mu = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]])
     assert pp.effective_pareto_mask(mu).all() and pp._effective_mask_lp(mu).all()
     np.testing.assert_array_equal(pp.effective_gap(mu), [0, 0, 0])
@@ -358,7 +358,7 @@ def test_midpoint_face_point_is_effective():
 
 
 def test_weak_tie_case_2d():
-    """002 §7.1.5: {(1,.5), (1,.7), (0,1)}: arm 0 in neither P nor C, yet PR = EPR = 0."""
+    """MOL-TS Sec. 3.4: {(1,.5), (1,.7), (0,1)}: arm 0 in neither P nor C, yet PR = EPR = 0."""
     mu = np.array([[1.0, 0.5], [1.0, 0.7], [0.0, 1.0]])
     assert pp.pareto_mask(mu).tolist() == [False, True, True]
     assert pp.effective_pareto_mask(mu).tolist() == [False, True, True]
@@ -367,7 +367,7 @@ def test_weak_tie_case_2d():
 
 
 def test_weakly_efficient_pareto_arm_in_3d_is_not_effective():
-    """002 §2.4 item 3: c = (.5,.5,.9) is Pareto optimal and maximises w = (.5,.5,0), but the mixture
+    """MOL-TS Def. 5: c = (.5,.5,.9) is Pareto optimal and maximises w = (.5,.5,0), but the mixture
     (.5,.5,1) of a and b dominates it, so it is not in C*; its gaps are PR = EPR = 0 (weak tie)."""
     mu = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.5, 0.5, 0.9]])
     assert pp.pareto_mask(mu).all()
@@ -384,7 +384,7 @@ def test_weakly_efficient_pareto_arm_in_3d_is_not_effective():
 
 
 def test_l1_reduction():
-    """002 §7.1.6: with one objective C = P = the argmax set."""
+    """MOL-TS Sec. 3.4: with one objective C = P = the argmax set."""
     mu = np.array([[0.3], [0.9], [0.9], [0.1]])
     assert pp.pareto_mask(mu).tolist() == [False, True, True, False]
     assert pp.effective_pareto_mask(mu).tolist() == [False, True, True, False]
@@ -408,7 +408,7 @@ FIGURE1 = [
 
 
 def test_figure1_fixture():
-    """002 §2.7 / §7.1.1: P, C, EPR and PR gaps per round; agents' totals and regrets."""
+    """MOL-TS Fig. 1: P, C, EPR and PR gaps per round; agents' totals and regrets."""
     P = [[0, 1, 2], [0, 1, 3], [0, 1, 2]]
     C = [[0, 2], [0, 1, 3], [0, 1]]
     epr = [[0, 0.2, 0, 0.5], [0, 0, 0.3, 0], [0, 0, 0.15, 0.45]]
@@ -510,7 +510,7 @@ def test_pareto_staircase_2d_properties(mu):
 
 
 # --------------------------------------------------------------------------------------------------
-# PSI gaps and complexities (001 §3, 004 §1.1)
+# PSI gaps and complexities (LinPSI Sec. 2.1, RAMGapE Sec. 2)
 
 
 @FAST
@@ -522,7 +522,7 @@ def test_psi_gaps_match_loop_and_split(mu):
 
 
 def test_psi_gaps_sanity_examples_001():
-    """001 §6 items 21-22."""
+    """LinPSI Sec. 2.1, eq. (1) on hand-worked examples."""
     mu = np.array([[1, 0], [0.8, 0.5], [0.5, 0.8], [0, 1], [0.72, 0.45], [0.42, 0.74], [0.9, -0.1],
                    [-0.1, 0.92]])
     g = pp.psi_gaps(mu)
@@ -537,13 +537,13 @@ def test_psi_gaps_sanity_examples_001():
 
 
 def test_psi_gaps_degenerate_ties():
-    """001 §3.1: weakly dominated arm and duplicated Pareto arms get gap 0."""
+    """LinPSI Sec. 2.1, eq. (1): weakly dominated arm and duplicated Pareto arms get gap 0."""
     np.testing.assert_array_equal(pp.psi_gaps(np.array([[1.0, 0.5], [1.0, 0.7]])), [0.0, 0.0])
     np.testing.assert_array_equal(pp.psi_gaps(np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))[:2], [0, 0])
 
 
 def _risk_averse_gaps(mu: np.ndarray, xi: np.ndarray) -> np.ndarray:
-    """004 §1.1 rules literally (strict dominance, maximise mu and minimise xi), as loops."""
+    """RAMGapE Sec. 2 rules literally (strict dominance, maximise mu and minimise xi), as loops."""
     K = len(mu)
     dom = lambda j, i: mu[j] > mu[i] and xi[j] < xi[i]  # noqa: E731
     m = lambda i, j: min(mu[j] - mu[i], xi[i] - xi[j])  # noqa: E731
@@ -632,7 +632,7 @@ def test_hypervolume_hand_cases_and_errors():
 
 
 # --------------------------------------------------------------------------------------------------
-# lexicographic order (003 §1.2)
+# lexicographic order (LexMOSLB Sec. 1)
 
 
 def test_lex_dominates():
@@ -661,7 +661,7 @@ def test_lex_order_and_optimal_match_tuple_sort(mu):
         assert best.tolist() == sorted(i for i in range(K) if (mu[i] == mu[want[0]]).all())
         for i, j in zip(order[:-1], order[1:], strict=True):
             assert not pp.lex_dominates(mu[j], mu[i], atol=atol)
-    # a lex-optimal arm is Pareto optimal and a supported (effective) point (003 §1.2, §5.3)
+    # a lex-optimal arm is Pareto optimal and a supported (effective) point (LexMOSLB Sec. 1)
     if mu.shape[1] >= 2:
         assert pp.effective_pareto_mask(mu)[pp.lex_optimal(mu)].all()
 
