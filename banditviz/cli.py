@@ -157,6 +157,8 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     start = time.perf_counter()
     trace = run(inst, args.algorithm, args.horizon, args.seed, snapshots=args.snapshots, **params)
     elapsed = time.perf_counter() - start
+    for warning in trace.info.get("warnings", ()):
+        _say(sys.stderr, f"warning: {warning}")
     lines = [
         f"instance   {inst.name or args.instance}  (K={inst.K}, L={inst.L}, kind={inst.kind})",
         f"algorithm  {trace.algorithm}  {json.dumps(trace.params, sort_keys=True)}",
@@ -192,7 +194,8 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
                     "recommendation": None if trace.recommendation is None else [int(i) for i in trace.recommendation],
                     "pareto_set": None if inst.means is None else [int(i) for i in inst.pareto_set],
                     "cumulative": {n: float(np.sum(v)) for n, v in trace.metrics.items()},
-                    "pulls": pulls.tolist(), "out": str(args.out) if args.out else None})
+                    "pulls": pulls.tolist(), "out": str(args.out) if args.out else None,
+                    "warnings": list(trace.info.get("warnings", ()))})
     else:
         out.write("\n".join(lines) + "\n")
     return 0

@@ -10,8 +10,10 @@ from . import fast_classic, limits
 from .algorithms.base import Algorithm, AlgorithmSpec, Problem, get_algorithm
 from .algorithms.psi_common import BatchedIdentifier
 from .environment import Environment
+from .guarantees import warnings_for
 from .instances import Instance
 from .metrics import RECOMMENDATION_METRICS, arm_regrets, pulled_regrets
+from .presets.lexicographic import suggested_lambda
 from .trace import Trace
 
 
@@ -27,10 +29,16 @@ def snapshot_rounds(horizon: int, n: int) -> np.ndarray:
 
 
 def make_problem(instance: Instance, horizon: int, context: np.ndarray | None) -> Problem:
-    """The learner's view of ``instance``."""
+    """The learner's view of ``instance``, with the prior knowledge the papers give their learners: rho for the
+    risk-averse objectives, the trade-off lambda of claim (5) for fixed means (`suggested_lambda`)."""
+    if instance.kind == "distributions":
+        params = {"rho": instance.rho}
+    elif instance.means is not None:
+        params = {"lambda": instance._cached("lambda", lambda: suggested_lambda(instance.means))}
+    else:
+        params = {}
     return Problem(K=instance.K, L=instance.L, kind=instance.kind, horizon=horizon, noise=instance.noise,
-                   sigma=instance.sigma, objective_names=instance.objective_names, context=context,
-                   params={"rho": instance.rho} if instance.kind == "distributions" else {})
+                   sigma=instance.sigma, objective_names=instance.objective_names, context=context, params=params)
 
 
 def resolve(algorithm: str | AlgorithmSpec, instance: Instance) -> AlgorithmSpec:
@@ -114,6 +122,7 @@ def run(
     (seed, arm, pull index), so algorithms compared on one seed see the same noise. With ``compiled``
     (default), an algorithm that has a compiled round loop (`has_compiled_loop`) plays in it: the same
     `Trace`, bit for bit, tens of times faster; False plays every round through the Python class.
+    ``trace.info["warnings"]`` lists why the algorithm's guarantee does not hold here (`guarantees`).
     """
     spec = resolve(algorithm, instance)
     horizon = limits.check_int("horizon", horizon, 1, limits.MAX_HORIZON)
@@ -121,6 +130,7 @@ def run(
     snapshots = limits.check_int("snapshots", snapshots, 0, limits.MAX_SNAPSHOTS)
     limits.check_run_size(horizon, instance.K, snapshots)
     alg = spec.make(**params)
+    info = {"warnings": list(warnings_for(instance, spec, params))}
     env = Environment(instance, seed)
     problem = make_problem(instance, horizon, env.context)
     alg.reset(problem, env.policy_rng)
@@ -131,7 +141,7 @@ def run(
         return Trace(
             instance=instance, algorithm=spec.name, params=spec.validate(params), seed=seed, horizon=horizon,
             arms=arms, rewards=rewards, metrics={k: v[arms] for k, v in arm_regrets(instance, spec.task).items()},
-            snapshots=states, recommendation=alg.recommendation, stopped_at=None,
+            snapshots=states, recommendation=alg.recommendation, stopped_at=None, info=info,
         )
     rec_metric = RECOMMENDATION_METRICS.get(spec.task) if spec.recommends_every_round else None
     snap_at = set(snapshot_rounds(horizon, snapshots).tolist())
@@ -179,5 +189,5 @@ def run(
         instance=instance, algorithm=spec.name, params=spec.validate(params), seed=seed, horizon=horizon,
         arms=arms, rewards=rewards, metrics=metrics, snapshots=states,
         recommendation=alg.recommendation, stopped_at=t if alg.done else None,
-        snapshot_means=np.stack(truth) if truth else None,
+        snapshot_means=np.stack(truth) if truth else None, info=info,
     )

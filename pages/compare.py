@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from banditviz import figures, fronts
+from banditviz import figures, fronts, guarantees
 from banditviz_app import charts, forms, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
@@ -35,6 +35,9 @@ if request is None or request[0] != setting.instance_json or not request[1]:  # 
     st.info("Pick algorithms and press **Run the comparison**.")
     st.stop()
 _, chosen, n_seeds, horizon = request
+for name in chosen:  # every algorithm runs at its defaults here
+    for warning in guarantees.warnings_for(inst, name):
+        st.warning(f"**{name}**: {warning}")
 bar = st.progress(0.0, text="Running...")
 
 

@@ -3,6 +3,7 @@
 import streamlit as st
 
 import banditviz
+from banditviz import guarantees
 from banditviz_app import runs, state
 from banditviz_app.papers import PAPERS
 
@@ -27,6 +28,10 @@ for paper in PAPERS:
         else:
             st.caption(f"Preset {preset_name}, T = {paper.horizon:,}, {paper.seeds} seeds: "
                        + ", ".join(algorithms) + ".")
+            for name in algorithms:
+                for warning in guarantees.warnings_for(banditviz.preset(preset_name), name,
+                                                                 paper.params.get(name, {})):
+                    st.warning(f"**{name}**: {warning}")
             ran_key = f"papers_ran_{paper.key}"
             if st.button("Run the scaled-down experiment", key=f"papers_run_{paper.key}"):
                 st.session_state[ran_key] = True

@@ -6,6 +6,7 @@ import streamlit as st
 import streamlit.components.v1 as components
 
 import banditviz
+from banditviz import guarantees
 from banditviz_app import charts, forms, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
@@ -33,6 +34,7 @@ inst = setting.instance
 st.markdown("## Watch an algorithm learn")
 st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {inst.K} arms, {inst.L} objectives "
            f"({inst.kind}). Change it on the Design page. ▶ play, ❚❚ pause and the round slider are under the figure.")
+notes = st.container()  # the run's guarantee warnings (and lambda_min for a lexicographic run), once it is known
 
 with st.expander("Algorithm, parameters, horizon and seed", expanded=False):
     name = forms.algorithm_picker(inst.kind, setting.algorithm, key="watch")
@@ -54,6 +56,13 @@ try:
 except ValueError as exc:
     state.show_error(exc)
     st.stop()
+
+with notes:
+    for warning in trace.info.get("warnings", ()):
+        st.warning(warning)
+    note = guarantees.lambda_note(inst)
+    if banditviz.get_algorithm(trace.algorithm).task == "lexicographic" and note:
+        st.caption(note)
 
 charts.show(fig, key="watch_figure")
 if not st.session_state.get("watch_autoplayed"):

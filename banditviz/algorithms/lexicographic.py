@@ -62,6 +62,7 @@ from .lexicographic_core import (
 
 PAPER = "Multiobjective Stochastic Linear Bandits under Lexicographic Ordering (003)"
 MAX_STAGES = 64
+CONTEXTUAL_LAMBDA = 0.1  # MTE2LO lambda on a contextual instance (no fixed means for lambda_min)
 
 SCALE = Param("width_scale", 0.1, "multiplicative scale c of the confidence radius (paper tunes it in [1e-3, 1])",
               low=1e-4, high=10.0)
@@ -306,18 +307,27 @@ class PFLEX(_SingleThreshold):
 
 
 @register("mte2lo", paper=PAPER, task="lexicographic", kinds=("linear", "means", "contextual"),
-          params=(Param("lam", 0.1, "trade-off lambda of claim (5), known in advance", low=0.0, high=1e3),
+          params=(Param("lam", None, "trade-off lambda of claim (5), known in advance (empty: the instance's "
+                        "suggested lambda, the paper's for Table 1, else the smallest valid one)", low=0.0, high=1e3),
                   SCALE, DELTA, WIDTH_MODE, EXPLORE_ARM,
                   Param("W_mode", "threshold", "W given to LOAF: the stage threshold (paper) or the actual "
                         "largest width", choices=("threshold", "actual_max"))),
           summary="Stages s = 1, 2, ...: plays an arm wider than 2^-s, or LOAF-filters and halves the threshold; "
                   "once all widths are below 1/sqrt(T), plays the best UCB of the last objective.")
 class MTE2LO(_Linear):
-    """MTE2LO (Alg. 3) with LOAF (Alg. 2); records the stage sets D_{t,s} and the cut levels of each LOAF."""
+    """MTE2LO (Alg. 3) with LOAF (Alg. 2); records the stage sets D_{t,s} and the cut levels of each LOAF.
+
+    lambda is prior knowledge (Alg. 3 input, L178). Left empty it is the instance's suggested value
+    (``problem.params["lambda"]``: the paper's for Table 1, else lambda_min of claim (5)); a contextual
+    instance has no fixed means to compute it from, so it falls back to CONTEXTUAL_LAMBDA (the smaller of the
+    paper's two values, decision ours) and the run says that claim (5) is not checked.
+    """
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         super().reset(problem, rng)
-        self.coefficients = loaf_coefficients(self.params["lam"], self.L)
+        lam = self.params["lam"]
+        self.lam = problem.params.get("lambda", CONTEXTUAL_LAMBDA) if lam is None else lam
+        self.coefficients = loaf_coefficients(self.lam, self.L)
         self.root = 1.0 / math.sqrt(self.T)
 
     def select(self, t: int) -> int:
@@ -354,6 +364,7 @@ class MTE2LO(_Linear):
             "stage_sets": sets[: dec.stage],
             "loaf_sets": [list(c.sets) for c in dec.cascades],
             "cut_levels": [[lo for lo, _ in c.bounds] for c in dec.cascades],
+            "lambda": self.lam,
             "lambda_coefficients": list(self.coefficients),
         }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..algorithms.lexicographic_core import lambda_min
 from ..instances import PRESETS, Instance, register_preset
 
 PAPER = "Multiobjective Stochastic Linear Bandits under Lexicographic Ordering (003)"
@@ -43,6 +44,7 @@ TABLE1_LAMBDA_10 = (
 )
 
 SUGGESTED_LAMBDA = {"lexicographic_lambda_0.1": 0.1, "lexicographic_lambda_10": 10.0}  # MTE2LO input (L255)
+PAPER_LAMBDA = ((TABLE1_LAMBDA_01, 0.1), (TABLE1_LAMBDA_10, 10.0))
 OBJECTIVES = tuple(f"objective {i} (priority {i})" for i in range(1, 6))
 
 
@@ -72,3 +74,17 @@ def lambda_10_instance() -> Instance:
 
 def _description(name: str) -> str:
     return PRESETS[name].description
+
+
+def suggested_lambda(means: np.ndarray) -> float:
+    """MTE2LO's trade-off lambda for fixed means, the prior knowledge its Algorithm 3 takes as input.
+
+    The paper runs each Table 1 instance with the lambda it is named after (0.1 and 10, L255); for those means
+    (to 1e-9, so a rotated copy counts too) that value, otherwise the smallest lambda satisfying claim (5)
+    (lambda_min, §1.4): the tightest LOAF filter under which Proposition 1 still keeps the optimal arm.
+    """
+    m = np.asarray(means, dtype=float)
+    for table, lam in PAPER_LAMBDA:
+        if m.shape == np.shape(table) and np.allclose(m, table, rtol=0, atol=1e-9):
+            return lam
+    return lambda_min(m)[0]

@@ -1,0 +1,59 @@
+"""Where a run's guarantee does not hold: one plain sentence per reason, "no guarantee here: <why>".
+
+`warnings_for` is pure (instance, algorithm, parameters in; sentences out). `banditviz.simulate.run` records
+them in ``trace.info["warnings"]``; the app shows them on Watch, Compare and Papers, the CLI on stderr. Each
+check states the paper's condition that the instance or the parameters break; the calibration table in
+README.md (``benchmarks/calibration.py``) is where the measured consequences are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .algorithms.base import AlgorithmSpec, get_algorithm
+from .algorithms.lexicographic import CONTEXTUAL_LAMBDA
+from .algorithms.lexicographic_core import lambda_min
+from .instances import Instance
+from .presets.lexicographic import suggested_lambda
+
+PREFIX = "no guarantee here: "
+
+
+def _mte2lo(instance: Instance, params: dict[str, Any]) -> list[str]:
+    """Proposition 1 (003, §1.4): LOAF keeps the lexicographically optimal arm only if lambda >= lambda_min."""
+    lam = params["lam"]
+    if instance.means is None:
+        return [f"lambda = {CONTEXTUAL_LAMBDA if lam is None else lam:g} is not checked against claim (5): on a "
+                "contextual instance the smallest valid lambda depends on the contexts drawn each round, so "
+                "Proposition 1 may not keep the optimal arm in the LOAF filter"]
+    smallest = lambda_min(instance.means)[0]
+    lam = suggested_lambda(instance.means) if lam is None else lam
+    if lam < smallest:
+        return [f"lambda = {lam:g} is below this instance's smallest valid lambda (lambda_min = {smallest:.4g}, "
+                "claim (5)), so Proposition 1 no longer guarantees that the optimal arm survives the LOAF filter"]
+    return []
+
+
+CHECKS: dict[str, Callable[[Instance, dict[str, Any]], list[str]]] = {"mte2lo": _mte2lo}
+
+
+def warnings_for(instance: Instance, algorithm: str | AlgorithmSpec, params: dict[str, Any] | None = None
+                 ) -> tuple[str, ...]:
+    """Every reason why ``algorithm`` with ``params`` (defaults filled in) has no guarantee on ``instance``."""
+    spec = algorithm if isinstance(algorithm, AlgorithmSpec) else get_algorithm(algorithm)
+    check = CHECKS.get(spec.name)
+    if check is None:
+        return ()
+    return tuple(PREFIX + why for why in check(instance, spec.validate(dict(params or {}))))
+
+
+def lambda_note(instance: Instance) -> str | None:
+    """The caption line of a fixed-means instance under a lexicographic algorithm (003 §1.4): lambda_min and
+    the lambda MTE2LO takes when none is set; None for a contextual instance."""
+    if instance.means is None:
+        return None
+    smallest = lambda_min(instance.means)[0]
+    return (f"λ_min = {smallest:.4g}: the smallest trade-off λ satisfying claim (5) on this instance (MTE²LO "
+            f"keeps the optimal arm only with λ ≥ λ_min); MTE²LO's default here is λ = "
+            f"{suggested_lambda(instance.means):.4g}.")
