@@ -3,6 +3,8 @@
 * GEGE fixed confidence on NoC (delta = 0.01, authors_code budget): wall time per run and pulls/s, against a
   naive GEGE run in the same process (plain Frank-Wolfe without away steps or rank-one updates, design not
   memoised, estimate refitted by least squares on the stacked samples).
+* EGE-SR, EGE-SH and GEGE fixed budget on NoC (T = 3,995): the engine's batch-wise loop against its
+  round-by-round loop (``compiled=False``).
 * GEGE fixed confidence at the size of the paper's Table 2 row [K, h, d] = [500, 8, 8] (delta = 0.1), which
   reports about 1 s per run (001 §4.5): random unit-norm features, Theta ~ N(0, 1).
 * PFIwR on the 000 §4.2 setting (p = 0.5, practical width, 10^4 rounds) against a naive PFIwR that
@@ -117,6 +119,14 @@ def main() -> None:
         fast = timed(lambda s: bv.run(noc, "gege_fc", 400_000, seed=s, snapshots=0, delta=0.01).rounds, range(5))
         naive = timed(lambda s: drive(NaiveGEGE(**spec.validate({"delta": 0.01})), noc, 400_000, s), range(5))
         report("GEGE-FC, engine", fast, naive)
+        fb = bv.preset("noc", csv_path=sys.argv[1] if len(sys.argv) > 1 else None, sigma=0.25)
+        print("NoC fixed budget (T = 3,995, sigma = 0.25): batch-wise engine loop vs the round-by-round loop "
+              "(the authors' C++ takes 20-22 ms for EGE-SR, 1-3 ms for EGE-SH: benchmarks/peers_psi.py)")
+        for name in ("ege_sr", "ege_sh", "gege_fb"):
+            fast = timed(lambda s, n=name: bv.run(fb, n, 3995, seed=s, snapshots=0).rounds, range(5))
+            slow = timed(lambda s, n=name: bv.run(fb, n, 3995, seed=s, snapshots=0, compiled=False).rounds, range(5))
+            print(f"  {name:<8} {1e3 * fast[0]:7.1f} ms/run CPU, round by round {1e3 * slow[0]:7.1f} ms "
+                  f"(x{slow[0] / fast[0]:.1f})")
 
     big = table2_instance()
     print(f"GEGE fixed confidence, [K, h, d] = [500, 8, 8], delta = 0.1 (paper Table 2: 1013 ms); "
