@@ -6,6 +6,7 @@ Widget state follows one pattern: a widget's key is seeded from the session's se
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import streamlit as st
@@ -21,6 +22,46 @@ TASK_LABELS = {
     "lexicographic": "Lexicographic objectives",
     "risk-averse": "Risk-averse (mean-variance)",
 }
+
+
+_AUTHORS = re.compile(r"(\b[^\W\d][\w\-]*)(?:, [^\W\d][\w\-]*)+ & [^\W\d][\w\-]*")
+
+
+def _top_level(text: str) -> tuple[list[str], list[str]]:
+    """``text`` split at its ", " outside parentheses, and its outermost parenthesised groups."""
+    parts, groups, depth, start, opened = [], [], 0, 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth, opened = depth + 1, (i if depth == 0 else opened)
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                groups.append(text[opened:i + 1])
+        elif text.startswith(", ", i) and depth == 0:
+            parts.append(text[start:i])
+            start = i + 2
+    return parts + [text[start:]], groups
+
+
+def cite(paper: str) -> str:
+    """A short, balanced citation of a registry ``paper`` string for a selectbox label.
+
+    Three or more authors become "First et al."; then the text up to its first top-level comma, with
+    the first top-level parenthesised group (venue, year) added when that part has none:
+    "Kone, Kaufmann & Richert (AISTATS 2025)" -> "Kone et al. (AISTATS 2025)",
+    "baseline (uniform allocation, 001 §2.7 B3)" stays whole (its comma is inside the parentheses).
+    """
+    text = _AUTHORS.sub(r"\1 et al.", paper.strip())
+    parts, groups = _top_level(text)
+    head = parts[0]
+    if "(" not in head and groups:
+        head += " " + groups[0]
+    return head
+
+
+def labelled(name: str, paper: str) -> str:
+    """``name — short citation`` for a selectbox of algorithms or presets."""
+    return f"{name} — {cite(paper)}"
 
 
 def seeded(key: str, value: Any) -> str:
@@ -47,7 +88,7 @@ def algorithm_picker(kind: str, current: str, key: str = "alg") -> str:
     if st.session_state.get(alg_key) not in names:
         st.session_state[alg_key] = current if current in names else names[0]
     name = st.selectbox("Algorithm", names, key=alg_key,
-                        format_func=lambda n: f"{n} ({algs[n].paper.split(',')[0]})",
+                        format_func=lambda n: labelled(n, algs[n].paper),
                         help="Each algorithm is listed with the paper it comes from.")
     st.caption(f"**{name}** — {algs[name].summary}  \n_Paper: {algs[name].paper}_")
     return name

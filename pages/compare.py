@@ -22,7 +22,7 @@ same_task = [setting.algorithm, *(n for n, s in algs.items()
                                   if s.task == algs[setting.algorithm].task and n != setting.algorithm)]
 with st.form("compare_form"):
     chosen = st.multiselect("Algorithms", list(algs), default=same_task[:4], key=f"compare_algs_{inst.kind}",
-                            format_func=lambda n: f"{n} ({algs[n].paper.split(',')[0]})")
+                            format_func=lambda n: forms.labelled(n, algs[n].paper))
     c1, c2 = st.columns(2)
     n_seeds = c1.number_input("Seeds (runs per algorithm)", 1, MAX_COMPARE_SEEDS, 5, key="compare_seeds")
     horizon = c2.number_input("Horizon T", 10, MAX_COMPARE_HORIZON, min(setting.horizon, 2000), step=100,

@@ -78,7 +78,7 @@ with start_preset:
     if current_preset in names:
         forms.seeded("design_preset", current_preset)
     name = st.selectbox("Preset", names, key="design_preset",
-                        format_func=lambda n: f"{n} ({banditviz.PRESETS[n].paper.split(',')[0]})")
+                        format_func=lambda n: forms.labelled(n, banditviz.PRESETS[n].paper))
     if name is not None:
         st.caption(banditviz.PRESETS[name].description)
         if st.button("Load preset", key="design_load"):
