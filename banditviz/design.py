@@ -1,14 +1,15 @@
-"""Optimal experimental design for the linear identification algorithms (001_PSI_linear.md §2.1-2.3).
+"""Optimal experimental design for the linear identification algorithms (LinPSI Sec. 2.2).
 
 * `subspace_basis`: orthonormal basis B of span{x_i : i in S} from an SVD, with the rank tolerance of
-  001 §2.1 (the authors' ``compute_B_h``); projected features are x~_i = B^T x_i.
+  LinPSI Sec. 2.2 (the authors' ``compute_B_h``); projected features are x~_i = B^T x_i.
 * `g_optimal_design`: the G-optimal design argmin_w max_i ||x~_i||^2_{(V^w)^-1}, computed as the equivalent
-  D-optimal design (Kiefer-Wolfowitz, 001 §2.2) by Frank-Wolfe / Fedorov-Wynn on log det with away steps,
+  D-optimal design (Kiefer-Wolfowitz, LinPSI Sec. 2.2, eq. (4)) by Frank-Wolfe / Fedorov-Wynn on log det
+  with away steps,
   stopped by the KW certificate max_i g_i <= (1 + tol) m.  Each iteration is a rank-one update of
   (V^w)^-1 and of the leverages g, so it costs O(|S| m) (full refresh every 64 iterations).
   `cached_design` memoises it (the first round's design is the same in every run).
 * `round_design`: integer allocation of N pulls: ``efficient`` apportionment (Pukelsheim 2006, ch. 12;
-  exactly N pulls, 001 §2.3 option 2, the default) or the authors' ``ceil`` (s_i = ceil(N w_i)).
+  exactly N pulls, LinPSI Sec. 3.1, App. H option 2, the default) or the authors' ``ceil`` (s_i = ceil(N w_i)).
 * `span_estimate`: the projected least-squares estimator of eq. (3), Theta = B (B^T V B)^-1 B^T X^T Y,
   from per-arm pull counts and reward sums (sufficient statistics).
 """
@@ -19,13 +20,13 @@ from collections import OrderedDict
 
 import numpy as np
 
-PRUNE = 1e-4  # weights below PRUNE * max(w) are dropped before rounding (001 §2.3)
+PRUNE = 1e-4  # weights below PRUNE * max(w) are dropped before rounding (LinPSI Sec. 3.1, App. H)
 _CACHE: OrderedDict[tuple, tuple[np.ndarray, float]] = OrderedDict()
 _CACHE_SIZE = 64
 
 
 def subspace_basis(X: np.ndarray) -> np.ndarray:
-    """Orthonormal basis (h x m) of the row span of X (n x h); m = numerical rank (001 §2.1 tolerance)."""
+    """Orthonormal basis (h x m) of the row span of X (n x h); m = numerical rank (LinPSI Sec. 2.2 tolerance)."""
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[0] == 0:
         raise ValueError(f"features: must be a non-empty 2-D array, got shape {X.shape}")
@@ -49,7 +50,7 @@ def leverages(Xt: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def _line_step(g: float, m: int) -> float:
-    """Exact maximiser of log det((1 - a) V + a x x^T) over a, for g = x^T V^-1 x (001 §2.2)."""
+    """Exact maximiser of log det((1 - a) V + a x x^T) over a, for g = x^T V^-1 x (LinPSI Sec. 2.2, eq. (4))."""
     return (g / m - 1.0) / (g - 1.0)
 
 
@@ -126,7 +127,7 @@ def _spanning_support(Xt: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def round_design(w: np.ndarray, N: int, Xt: np.ndarray, rule: str = "efficient") -> np.ndarray:
-    """Integer pull counts for design ``w`` over the rows of Xt (001 §2.3).
+    """Integer pull counts for design ``w`` over the rows of Xt (LinPSI Sec. 3.1, App. H).
 
     ``efficient``: exactly N pulls by efficient apportionment, then, if the pulled arms do not span,
     one pull moved to each missing arm of a basis (needs N >= m).  ``ceil``: s_i = ceil(N w_i) after
@@ -170,7 +171,7 @@ def _ensure_span(Xt: np.ndarray, s: np.ndarray) -> np.ndarray:
 
 
 def rounding_ratio(Xt: np.ndarray, counts: np.ndarray) -> float:
-    """rho = max_i ||x~_i||^2_{V_N^-1} N / m for the allocation ``counts`` (001 §2.3; <= 1 + 6 kappa)."""
+    """rho = max_i ||x~_i||^2_{V_N^-1} N / m for the allocation ``counts`` (LinPSI Sec. 3.1, App. H; <= 1 + 6 kappa)."""
     N, m = int(counts.sum()), Xt.shape[1]
     return float(leverages(Xt, counts.astype(float)).max() * N / m) if m else 1.0
 
@@ -186,7 +187,7 @@ def span_estimate(X: np.ndarray, B: np.ndarray, counts: np.ndarray, sums: np.nda
 
 
 def pull_sequence(arms: np.ndarray, counts: np.ndarray, limit: int | None = None) -> np.ndarray:
-    """Interleave ``counts[i]`` pulls of ``arms[i]`` smoothly (001 §6 item 25): pull j of arm i sits at
+    """Interleave ``counts[i]`` pulls of ``arms[i]`` smoothly (our decision for LinPSI): pull j of arm i sits at
     position (j + 1/2) / counts[i] of the batch, so the animation shows the design progressively.
 
     A batch larger than ``limit`` (the pulls a run can still make) is shrunk to ``limit`` pulls in the

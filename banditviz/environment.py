@@ -1,6 +1,6 @@
-"""Seeded reward sampling with common random numbers (DESIGN.md, "The engine contract").
+"""Seeded reward sampling with common random numbers.
 
-One seed fixes three independent streams (``SeedSequence(seed).spawn(3)``, 000_PFIwR.md §5
+One seed fixes three independent streams (``SeedSequence(seed).spawn(3)``, PFIwR Alg. 1
 "Reproducibility"): the arms' noise, the contexts, and the policy's own randomness. The noise
 stream is split further into one stream per arm, consumed in blocks: the n-th pull of arm a gets
 the same noise whatever the algorithm did before, so two algorithms run with one seed see the same

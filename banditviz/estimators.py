@@ -2,7 +2,7 @@
 
 * `RunningMeans`: per-arm counts, sums and sums of squares (empirical means and variances).
 * `SharedRidge`: ridge regression with ONE Gram matrix shared by all L objectives (all objectives
-  are observed for the same context, 002_MOL_TS.md §3, D15), kept as its inverse by
+  are observed for the same context, MOL-TS Sec. 4), kept as its inverse by
   Sherman-Morrison rank-one updates.
 """
 

@@ -1,4 +1,4 @@
-"""Compiled (numba) kernel of the O(K^2) PSI gaps of `banditviz.pareto` (001 §3.1, eq. 1).
+"""Compiled (numba) kernel of the O(K^2) PSI gaps of `banditviz.pareto` (LinPSI Sec. 2.1, eq. (1)).
 
 It only subtracts pairs of entries and takes maxima and minima of those differences, with the operations
 `banditviz.pareto.psi_gaps` describes: no sum is reassociated, so its values equal the numpy formulation's

@@ -1,4 +1,4 @@
-"""Compiled (numba) runs of the risk-averse algorithms for long runs (004_risk_averse.md §4.3, A13).
+"""Compiled (numba) runs of the risk-averse algorithms for long runs (RAMGapE Sec. 4, Exp. 2, A13).
 
 `fast_run` plays any algorithm of `banditviz.algorithms.risk_averse` with the same rules, tie-breaks and
 floating-point expressions as the engine classes, and draws every arm's samples from the engine's own
@@ -241,7 +241,7 @@ class FastRun:
         return tuple(int(i) for i in np.flatnonzero(risk.pareto_mask(mean, xi) & seen))
 
     def simple_regret(self) -> np.ndarray:
-        """r of D_hat at every recorded checkpoint (§1.4)."""
+        """r of D_hat at every recorded checkpoint (RAMGapE Eq. 2-3)."""
         P, delta = risk.truth(self.instance)
         return np.array([risk.regret_of_mask(f, P, delta) for f in self.fronts])
 
@@ -380,7 +380,7 @@ def experiment2_trace(pattern: int = 46, algorithm: str = "ramgape_c", seed: int
     return trace
 
 
-# ---------------------------------------------------------------------- experiment helpers (§3, §4.6)
+# ---------------------------------------------------------------------- experiment helpers
 @dataclass
 class RegretCurves:
     """Per-trial simple regret on a grid of sample counts (Experiments 3 and 4) and final pull counts."""
@@ -394,7 +394,7 @@ class RegretCurves:
         return trim_mean(self.regret, 0.25, axis=0)
 
     def auc(self, K: int) -> float:
-        """100 x sum of the trimmed curve over the grid points t > 2K (the spec's AUC, §4.6)."""
+        """100 x sum of the trimmed curve over the grid points t > 2K (our AUC summary of RAMGapE Sec. 4)."""
         return float(100 * self.trimmed()[self.t > 2 * K].sum())
 
     def pareto_share(self, pareto: tuple[int, ...]) -> float:

@@ -1,14 +1,14 @@
 """The `Instance` model: immutable, validated, JSON round-trip; generators; the preset registry.
 
-Four kinds (DESIGN.md, "The engine contract"):
+Four kinds:
 
 * ``means``: fixed mean vectors (K x L);
 * ``linear``: features (K x d) times parameters theta (d x L), means = features @ theta;
 * ``contextual``: parameters theta (d x L) and fresh contexts (K x d) every round drawn from a
-  seeded distribution (002_MOL_TS.md §9 D3: uniform in the unit ball by default);
+  seeded distribution (our decision for MOL-TS: uniform in the unit ball by default);
 * ``distributions``: per-arm scalar distributions on [0, 1] whose objectives are the mean
   (maximise) and the scaled mean-variance risk xi = (sigma^2 - rho mu) / (3 + rho) (minimise),
-  004_risk_averse.md §1.1. Internally objectives are maximised, so the risk is stored negated.
+  RAMGapE Sec. 2. Internally objectives are maximised, so the risk is stored negated.
 
 Noise for ``means``/``linear``: Gaussian N(0, sigma^2) per objective, Bernoulli (means in [0, 1]),
 or Beta with mean mu and concentration c (Beta(c mu, c (1 - mu)), means in (0, 1)).
@@ -184,7 +184,7 @@ class Instance:
         objective_names: Any = None, directions: Any = None, arm_names: Any = None, name: str = "",
         description: str = "",
     ) -> Instance:
-        """Contextual linear model (002_MOL_TS.md §1.2): theta (d x L); K fresh contexts each round."""
+        """Contextual linear model (MOL-TS Sec. 3.2): theta (d x L); K fresh contexts each round."""
         th = _array("theta", theta, 2)
         limits.check_int("theta: number of rows d", th.shape[0], 1, limits.MAX_DIM)
         K = limits.check_int("n_arms", n_arms, 2, limits.MAX_ARMS)
@@ -199,7 +199,7 @@ class Instance:
         cls, distributions: Any, rho: float = 0.01, *, arm_names: Any = None, name: str = "",
         description: str = "",
     ) -> Instance:
-        """Per-arm scalar distributions on [0, 1]; objectives mean and risk xi (004 §1.1)."""
+        """Per-arm scalar distributions on [0, 1]; objectives mean and risk xi (RAMGapE Sec. 2)."""
         if not isinstance(distributions, (list, tuple)):
             raise ValueError("distributions: must be a list with one distribution per arm")
         limits.check_int("distributions: number of arms", len(distributions), 2, limits.MAX_ARMS)
@@ -496,7 +496,7 @@ def random_linear(K: int, d: int = 2, L: int = 2, seed: int = 0, *, sigma: float
 
 def random_contextual(K: int, d: int = 5, L: int = 2, seed: int = 0, *, sigma: float = 1.0,
                       context: str = "uniform_ball") -> Instance:
-    """Contextual instance of 002_MOL_TS.md §9 D3: theta columns N(0, I) normalised to norm 1."""
+    """Contextual instance (our decision for MOL-TS): theta columns N(0, I) normalised to norm 1."""
     d = limits.check_int("d", d, 1, limits.MAX_DIM)
     L = limits.check_int("L", L, 1, limits.MAX_OBJECTIVES)
     th = _unit_columns(_rng(seed), d, L)
@@ -505,7 +505,7 @@ def random_contextual(K: int, d: int = 5, L: int = 2, seed: int = 0, *, sigma: f
 
 
 def sample_contexts(rng: np.random.Generator, K: int, d: int, kind: str) -> np.ndarray:
-    """K contexts in the unit ball (002 §9 D3): uniform in the ball, on the sphere, or clipped Gaussian.
+    """K contexts in the unit ball (our decision for MOL-TS): uniform in the ball, on the sphere, or clipped Gaussian.
 
     Uniform in the ball: a uniform direction times a radius with P(r <= s) = s^d, drawn as the largest of
     d uniforms (same law as u^(1/d)); numpy's power ufunc is vectorised per CPU (SVML on AVX-512), so

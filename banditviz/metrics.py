@@ -1,8 +1,8 @@
 """Regret and identification metrics, computed from the truth (never seen by the learner).
 
-* Per pulled arm: Pareto regret Delta^PR and effective Pareto regret Delta^EPR (002_MOL_TS.md §2.3,
-  §2.5); for the lexicographic task, the general regret per objective R^i (003_lexicographic.md
-  §1.3 eq. (4)) and the priority-based regret (eq. (1)).
+* Per pulled arm: Pareto regret Delta^PR and effective Pareto regret Delta^EPR (MOL-TS Def. 3,
+  Def. 6); for the lexicographic task, the general regret per objective R^i (LexMOSLB Sec. 1,
+  eq. (4)) and the priority-based regret (eq. (1)).
 * Per recommendation: ``error`` (the recommended set is not the true Pareto set) for identification;
   other tasks may register their own in `RECOMMENDATION_METRICS`.
 """

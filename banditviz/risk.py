@@ -1,16 +1,17 @@
-"""Ground truth and constants of risk-averse Pareto set identification (004_risk_averse.md).
+"""Ground truth and constants of risk-averse Pareto set identification (RAMGapE).
 
 Arms have scalar rewards on [0, 1]; the objectives are the mean mu (maximise) and the scaled
-mean-variance risk xi = (sigma^2 - rho mu) / (3 + rho) (minimise), §1.1. An `Instance` of kind
+mean-variance risk xi = (sigma^2 - rho mu) / (3 + rho) (minimise), RAMGapE Sec. 2. An `Instance` of kind
 "distributions" stores them maximised as columns (mu, -xi); the functions here take (mu, xi).
 
 * Strict dominance ``j > i  <=>  mu_j > mu_i and xi_j < xi_i`` (l.61) and the Pareto set D+.
-* The gaps Delta_i of Eq. 1 (§1.1). They equal `banditviz.pareto.psi_gaps` of the points (mu, -xi)
+* The gaps Delta_i of Eq. 1 (RAMGapE Sec. 2). They equal `banditviz.pareto.psi_gaps` of the points (mu, -xi)
   whenever no two arms tie on a coordinate (weak and strict dominance then agree; tested); with ties
   only the strict version here is the paper's, so it is computed directly.
-* Simple regret r_S = max_{i in S delta D+} Delta_i (Eq. 2-3, §1.4), registered as the per-round metric of
-  the "risk-averse" task, and the two epsilon-Pareto checks of §1.2 / §6 A3.
-* The confidence widths of Eq. 9, the default a of Theorem B.7, T* of §4.5 and the HVI reference point.
+* Simple regret r_S = max_{i in S delta D+} Delta_i (RAMGapE Eq. 2-3), registered as the per-round metric of
+  the "risk-averse" task, and the two epsilon-Pareto checks of RAMGapE Sec. 2 (tolerance: our decision).
+* The confidence widths of Eq. 9, the default a of Theorem B.7, T* (our analysis of RAMGapEc) and
+  the HVI reference point.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def objectives(instance: Instance) -> tuple[np.ndarray, np.ndarray]:
 
 
 def xi_from_moments(mean: np.ndarray, second: np.ndarray, rho: float) -> np.ndarray:
-    """xi_hat = alpha (mu2_hat - mu_hat^2 - rho mu_hat) with the plug-in variance clipped at 0 (§1.3, A7)."""
+    """xi_hat = alpha (mu2_hat - mu_hat^2 - rho mu_hat) with the plug-in variance clipped at 0 (RAMGapE Sec. 2)."""
     var = np.maximum(second - mean * mean, 0.0)
     return alpha(rho) * (var - rho * mean)
 
@@ -110,7 +111,7 @@ RECOMMENDATION_METRICS["risk-averse"] = simple_regret
 
 def is_eps_pareto(S: tuple[int, ...] | list[int], mu: np.ndarray, xi: np.ndarray, eps: float,
                   strict: bool = True) -> bool:
-    """Whether S is an epsilon-Pareto set (§1.2, §6 A3).
+    """Whether S is an epsilon-Pareto set (RAMGapE Sec. 2; tolerance: our decision).
 
     ``strict=True``: l.71-72 (no member is eps-dominated; every non-member is eps-dominated, i.e.
     mu_i <= mu_j - eps and xi_i >= xi_j + eps). ``strict=False``: the relaxed second condition of the
@@ -131,7 +132,7 @@ def is_eps_pareto(S: tuple[int, ...] | list[int], mu: np.ndarray, xi: np.ndarray
 
 
 def precision_recall_f1(S: tuple[int, ...], truth_set: tuple[int, ...]) -> tuple[float, float, float]:
-    """Extras of §3 item 9 (not in the paper): precision, recall and F1 of S against D+."""
+    """Extras (not in the paper): precision, recall and F1 of S against D+."""
     hit = len(set(S) & set(truth_set))
     p = hit / len(S) if S else 0.0
     r = hit / len(truth_set) if truth_set else 0.0
@@ -139,7 +140,7 @@ def precision_recall_f1(S: tuple[int, ...], truth_set: tuple[int, ...]) -> tuple
 
 
 def front_hypervolume(mu: np.ndarray, xi: np.ndarray, S: tuple[int, ...], rho: float) -> float:
-    """Extra of §3 item 9 (not in the paper): area dominated by the arms S in the (mu, xi) plane, relative to
+    """Extra (not in the paper): area dominated by the arms S in the (mu, xi) plane, relative to
     the HVI reference point (0, 0.25 / (3 + rho)) (`banditviz.pareto.hypervolume` on (mu, -xi))."""
     r_mu, r_xi = hvi_reference(rho)
     idx = list(S)
@@ -147,7 +148,7 @@ def front_hypervolume(mu: np.ndarray, xi: np.ndarray, S: tuple[int, ...], rho: f
     return pareto.hypervolume(points, (r_mu, -r_xi))
 
 
-# ---------------------------------------------------------------------- widths and constants (§2.0)
+# ---------------------------------------------------------------------- widths and constants (RAMGapE Sec. 3)
 def beta_fc(T: float, K: int, delta: float) -> float:
     """Fixed-confidence width sqrt((4 / T) ln(8 K (log2 T)^2 / delta)), Eq. 9; needs T >= 2."""
     if T < 2:
@@ -169,7 +170,7 @@ def default_a(n: int, K: int, eps: float) -> float:
 
 
 def t_star(K: int, eps: float, delta: float) -> int:
-    """T* = max{T >= 2 : beta_fc(T) >= eps / 2} (§4.5): RAMGapEc pulls no arm more than T* + 1 times."""
+    """T* = max{T >= 2 : beta_fc(T) >= eps / 2} (our analysis): RAMGapEc pulls no arm more than T* + 1 times."""
     if eps <= 0:
         raise ValueError(f"epsilon: T* is finite only for epsilon > 0, got {eps}")
     lo, hi = 2, 4

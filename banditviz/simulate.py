@@ -1,4 +1,4 @@
-"""Run one (instance, algorithm, seed) to a `Trace` (DESIGN.md, "The engine contract")."""
+"""Run one (instance, algorithm, seed) to a `Trace`."""
 
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ def run(
     rewards = np.empty((horizon, instance.reward_dim))
     per_round: dict[str, list[float]] = {}
     states, truth = [], []
-    sees_truth = getattr(alg, "sees_truth", False)  # only the reference oracles of 002 §3.5 see the truth
+    sees_truth = getattr(alg, "sees_truth", False)  # only our reference oracles see the truth
     last_rec: tuple[int, ...] | None = None
     rec_values: dict[str, float] = {}
     t = 0

@@ -11,7 +11,7 @@ a pandas DataFrame:
 * identification algorithms (tasks in `IDENTIFICATION_TASKS`): one row per run with ``stopping_time``
   (rounds played: the stopping round, or the horizon when the algorithm did not stop), ``stopped``,
   ``correct`` (the recommended set equals the true Pareto set; strict dominance for "risk-averse",
-  004 §1.1), ``recommended`` (arm indices joined by commas; missing when nothing is recommended),
+  RAMGapE Sec. 2), ``recommended`` (arm indices joined by commas; missing when nothing is recommended),
   the task's recommendation metrics of the final answer (``error``, ``simple_regret``) and the
   ``cum_<metric>`` totals; with ``curves=True``, one such row per run and recorded round, holding the
   recommendation metrics at that round (the per-run columns repeated).

@@ -1,4 +1,4 @@
-"""The animated objective-space figure (DESIGN.md "Watch"): one Plotly figure whose frames are a trace's snapshots.
+"""The animated objective-space figure: one Plotly figure whose frames are a trace's snapshots.
 
 Left: objective space (2-D plane, 3-D scene, or per-objective interval strips for the lexicographic
 task and for L = 1).  Right, in the same frames: the regret (or error / undecided arms / simple regret)
@@ -10,7 +10,7 @@ colours) per frame, so a frame carries only what changes.  Frames are plain dict
 Plotly's validator (see `_figure`), and coordinates are rounded to 1e-4 of the smallest axis span (1e-3
 in 3-D), which keeps the default Watch run (200 frames) under 1 MB and fast to build.
 
-Decisions (issue 6 silent):
+Decisions (ours):
 * Only arms with a finite estimate are drawn; a box's infinite or NaN sides are clipped just outside
   the fixed view, which covers the truth and the central 96% of all estimates over the run.
 * The fronts and hulls drawn are always those of the drawn (projected) estimates, so the picture is
@@ -19,7 +19,7 @@ Decisions (issue 6 silent):
   arm status colour (candidate) instead.
 * Curves: regret task, cumulative Pareto and effective Pareto regret; identification, the number of
   undecided (active) arms and the 0/1 error of the recommendation; lexicographic, cumulative general
-  regret of the first and last objectives (003 Fig. 2); risk-averse, the simple regret.
+  regret of the first and last objectives (LexMOSLB Fig. 2); risk-averse, the simple regret.
 * 3-D with more than 20 arms: the cuboids start hidden (one click on their legend entry shows them),
   or thirty overlapping boxes hide everything else.  Frames are sub-sampled evenly in snapshot index.
 * An unregistered algorithm name (a hand-built trace) gets its task from the trace: lexicographic
@@ -403,7 +403,7 @@ class _Scene(_Panel):
         if self.has_samples:
             out.append({"type": "scatter3d", "mode": "markers", "name": "sampled vectors",
                         "marker": {"size": 3, "color": "#777777"}, "opacity": 0.6, "hoverinfo": "skip"})
-        for s in self.statuses:  # edges only: translucent faces of many cuboids blur into a haze (issue 14)
+        for s in self.statuses:  # edges only: translucent faces of many cuboids blur into a haze
             color = STATUS_COLORS[STATUS_NAMES[s]]
             out.append({"type": "scatter3d", "mode": "lines", "name": "box edges", "showlegend": False,
                         "legendgroup": "boxes", "hoverinfo": "skip",
@@ -500,7 +500,7 @@ class _Scene(_Panel):
 
 
 class _Strips(_Panel):
-    """Per-objective interval strips (003 §5.2): one panel per objective, vertical intervals per arm.
+    """Per-objective interval strips (our drawing (LexMOSLB)): one panel per objective, vertical intervals per arm.
 
     An interval is "kept" when the arm survives that objective's filter (``extras["filtered_sets"][i]``),
     else "filtered out"; without filter sets, rejected arms are filtered out.
@@ -747,7 +747,7 @@ def _controls(labels: list[str], redraw: bool) -> dict:
     """Built-in playback (notebooks, ``.show()``): play, pause, restart, a speed menu and a round slider.
 
     The slider has one step per frame (even in frames), its current value labelled in rounds. Speeds are
-    16x apart from slow to fast (issue 14 asks for at least 4x).
+    16x apart from slow to fast (a class needs at least 4x).
     """
     def play(ms: int, from_current: bool = True) -> dict:
         return {"frame": {"duration": ms, "redraw": redraw}, "fromcurrent": from_current, "mode": "immediate",

@@ -5,14 +5,14 @@ pulled and why and which arms changed status (`RoundState.events`, the pulled ar
 changes since the previous frame, since frames may skip snapshots), a short phase name, and a compact
 per-arm table.
 
-Decisions (issue 14 silent):
+Decisions (ours):
 * The table cell of an objective is "estimate ± half-width" of the confidence interval
   ((upper - lower) / 2, "±∞" when a side is unbounded, "–" before the first estimate), in the user's
   orientation (a minimised objective shown as the user entered it); only the drawn objectives appear,
   so that the table fits a 1366 x 768 screen.
 * Phases: the batch algorithms (GEGE, EGE, APE, ...; `psi_common`) name their round and pull within
   it, GEGE's batches as samples of its G-optimal design (Kone, Kaufmann & Richert, AISTATS 2025,
-  Alg. 1); PFIwR its exploration or exploitation phase (Kim, Iyengar & Zeevi, §4); the lexicographic
+  Alg. 1); PFIwR its exploration or exploitation phase (PFIwR Sec. 4); the lexicographic
   algorithms their stage. Before any estimate exists the phase says when the first one appears.
 """
 

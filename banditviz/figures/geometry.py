@@ -80,7 +80,7 @@ def box_kinds(lo: np.ndarray, hi: np.ndarray, lo_in: np.ndarray, hi_in: np.ndarr
 
     A box cut by the view whose clipped extent exceeds ``wide`` of the view's span on some axis is too
     wide: its sides would be lines across the whole plot, and early on, when every box is far larger
-    than the view, ten of them criss-cross it (issue 14); it is not drawn, and the figure says how many.
+    than the view, ten of them criss-cross it; it is not drawn, and the figure says how many.
     (Bounds ``lo``/``hi`` clipped, ``lo_in``/``hi_in`` from `sides_inside` before clipping.)
     """
     whole = (lo_in & hi_in).all(axis=1)
@@ -182,14 +182,14 @@ def staircase(means: np.ndarray, signs: np.ndarray) -> np.ndarray:
 
 
 def hull_chain(means: np.ndarray, signs: np.ndarray) -> np.ndarray:
-    """Effective front (upper-right convex chain, 002 §2.4) of 2-D maximised means, display orientation."""
+    """Effective front (upper-right convex chain, MOL-TS Def. 5) of 2-D maximised means, display orientation."""
     if means.shape[0] == 0:
         return np.empty((0, 2))
     return means[pareto.upper_hull_2d(means)] * signs
 
 
 def hull_facets(means: np.ndarray) -> np.ndarray:
-    """Efficient facets (F x 3 row indices of ``means``) of the 3-D convex hull (002 §8)."""
+    """Efficient facets (F x 3 row indices of ``means``) of the 3-D convex hull (MOL-TS Sec. 3.4)."""
     if means.shape[0] < 4:
         return np.empty((0, 3), dtype=np.int64)
     return pareto.efficient_facets_3d(means)

@@ -2,7 +2,7 @@
 
 Okabe & Ito, "Color Universal Design" (2008): the eight colours stay distinguishable under the
 common colour-vision deficiencies; grey (rejected) and dark grey (truth) are added as neutral tones.
-Fonts are sized for a projector (issue 14): tick labels 16 px, axis titles 18 px and more, dark ink on
+Fonts are sized for a projector: tick labels 16 px, axis titles 18 px and more, dark ink on
 white (contrast >= 4.5, WCAG 2.1 §1.4.3), set on every axis by `finish` so that no theme decides them.
 """
 

@@ -1,7 +1,7 @@
 """Static figures: instance preview, regret curves over seeds, sample complexity, success rate, pull counts,
 empirical attainment surfaces of the estimated fronts over seeds.
 
-Decisions (issue 6 silent):
+Decisions (ours):
 * Preview of a contextual instance: the means of one round whose contexts are drawn with seed 0
   (`instances.sample_contexts`), said in the title.
 * Regret curves: each (algorithm, seed) is cumulated over its own rounds, and a run that stopped
@@ -78,7 +78,7 @@ def _preview_objectives(instance: Instance, objectives: Any) -> tuple[int, ...]:
 def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = None) -> go.Figure:
     """True means with the Pareto front, the effective (convex) front and each arm's gaps as hover text.
 
-    Arm classes use the full L objectives (002 §2.2, §2.4); the staircase and hull are of the drawn pair.
+    Arm classes use the full L objectives (MOL-TS Def. 2, Def. 5); the staircase and hull are of the drawn pair.
     """
     if not isinstance(instance, Instance):
         raise ValueError(f"instance: must be a banditviz Instance, got {type(instance).__name__}")

@@ -1,4 +1,4 @@
-"""Table 1 instances of the lexicographic paper (003_lexicographic.md §4.2, L220-L232).
+"""Table 1 instances of the lexicographic paper (LexMOSLB Sec. 4, Table 1, L220-L232).
 
 Ten arms, five objectives ranked by index (objective 1 matters most). The paper's arm vectors are not
 given, only their expected rewards; by the spec's decision the arms are one-hot, x_k = e_k (d = K = 10),

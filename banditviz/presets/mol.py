@@ -1,13 +1,13 @@
-"""Instances of the MOL-TS paper (002_MOL_TS.md §6, §2.7) and two small contextual demos that draw well.
+"""Instances of the MOL-TS paper (MOL-TS Sec. 6 and Fig. 1) and two small contextual demos that draw well.
 
 * ``mol_ts_main``: the main experiment (Fig. 2): K = 50, d = 5, L = 4, T = 10^4 (the instance does not
-  carry T; the spec's CI-sized ``paper_main_small`` is this instance at T = 2,000, §7.2).
-* ``mol_ts_fig3`` ... ``mol_ts_fig12``: the Appendix F settings (§6.2); Fig. 11 is the linear
+  carry T; our CI-sized ``paper_main_small`` is this instance at T = 2,000).
+* ``mol_ts_fig3`` ... ``mol_ts_fig12``: the Appendix F settings (MOL-TS App. F); Fig. 11 is the linear
   (non-contextual) one, whose K contexts are drawn once.
 * ``mol_ts_2d`` (K = 10, d = 3, L = 2) and ``mol_ts_3d`` (K = 15, d = 4, L = 3): small contextual instances.
-* ``mol_ts_figure1``: the toy example of Figure 1 (§2.7), one fixed-means instance per round.
+* ``mol_ts_figure1``: the toy example of Figure 1 (MOL-TS Fig. 1), one fixed-means instance per round.
 
-Generation (§9 D3, the paper is silent): theta^(l) ~ N(0, I_d) normalised to norm 1, contexts uniform in
+Generation (our decision, the paper is silent): theta^(l) ~ N(0, I_d) normalised to norm 1, contexts uniform in
 the unit ball (re-drawn every round), noise N(0, 1). ``seed`` is the instance id (the paper uses 10
 instances, ids 0-9); the run's seed then fixes the context and noise streams.
 """
@@ -22,14 +22,14 @@ from ..instances import PRESETS, Instance, random_contextual, random_linear, reg
 PAPER = "Park, Ann & Oh, Thompson Sampling for Multi-Objective Linear Contextual Bandit (NeurIPS 2025)"
 HORIZON = 10_000  # the paper's T (L259)
 
-# figure: (K, d, L, contextual) -- 002 §6.2
+# figure: (K, d, L, contextual) -- MOL-TS App. F
 SETTINGS = {
     2: (50, 5, 4, True), 3: (50, 10, 4, True), 4: (100, 5, 4, True), 5: (100, 10, 4, True),
     6: (100, 15, 4, True), 7: (200, 10, 4, True), 8: (200, 15, 4, True), 9: (50, 5, 8, True),
     10: (100, 10, 8, True), 11: (100, 10, 4, False), 12: (200, 15, 8, True),
 }
 
-# Figure 1 fixture (§2.7): rows are arms a(1)..a(4), one block per round.  OUR synthetic data, consistent
+# Figure 1 fixture (MOL-TS Fig. 1): rows are arms a(1)..a(4), one block per round.  OUR synthetic data, consistent
 # with everything the paper's text says about the figure (the vectors are only in the image).
 FIGURE1_ROUNDS = (
     ((0.2, 1.0), (0.4, 0.4), (1.0, 0.2), (0.1, 0.1)),
@@ -53,7 +53,7 @@ def _setting(name: str, figure: int, seed: int) -> Instance:
 def _describe(figure: int) -> str:
     K, d, L, contextual = SETTINGS[figure]
     kind = ("contextual: fresh contexts every round" if contextual
-            else "linear (non-contextual): K contexts drawn once and reused; PFIwR runs only here (§9 D20)")
+            else "linear (non-contextual): K contexts drawn once and reused; PFIwR runs only here (our decision)")
     return (f"MOL-TS paper, Fig. {figure}: K = {K} arms, d = {d} features, L = {L} objectives, {kind}; "
             f"unit-norm theta, contexts uniform in the unit ball, Gaussian noise sigma = 1; the paper runs "
             f"T = {HORIZON:,} rounds on 10 instances (seed = instance id 0-9).")
@@ -90,7 +90,7 @@ def mol_3d(seed: int = 4) -> Instance:
 
 
 @register_preset("mol_ts_figure1", paper=PAPER, dims=2,
-                 description="Figure 1's toy example (our synthetic vectors, §2.7), one round at a time: four "
+                 description="Figure 1's toy example (our synthetic vectors, MOL-TS Fig. 1), one round at a time: four "
                              "arms; in rounds 1 and 3 a Pareto-optimal arm is beaten by a mixture of two others. "
                              "Agent 1 plays a(2), a(4), a(3) (total 1.3, 1.3), agent 2 a(1), a(4), a(2) "
                              "(total 1.6, 1.7): both have Pareto regret 0, only agent 2 has effective regret 0.")

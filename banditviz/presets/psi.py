@@ -1,11 +1,12 @@
-"""Instance presets of the Pareto set identification papers (000_PFIwR.md, 001_PSI_linear.md).
+"""Instance presets of the Pareto set identification papers (PFIwR, LinPSI).
 
-* ``psi_synthetic``: the nested synthetic family of 001 §4.3 (h = 8, d = 2 objectives, K >= 8 arms).
-* ``psi_gap_example``: the 8 base arms of that family as fixed means (001 §6 item 21).
-* ``noc``: the Network-on-Chip instance of 001 §4.2, from the public CSV (`banditviz.datasets`, fetched on first use).
-* ``pfi_toy``: the six-arm toy example of 000 §1.6.
-* ``pfi_sensitivity``: the linear setting of 000 §4.2 (Fig. 2): d = K = 10, L = 2.
-* ``pfi_mab``: a well-separated Gaussian bandit for PFIMulti (000 §4.4 item 6; our means).
+* ``psi_synthetic``: the nested synthetic family of LinPSI Sec. 5.1 (h = 8, d = 2 objectives, K >= 8 arms).
+* ``psi_gap_example``: the 8 base arms of that family as fixed means (our decision for LinPSI).
+* ``noc``: the Network-on-Chip instance of LinPSI Sec. 5.1, from the public CSV
+  (`banditviz.datasets`, fetched on first use).
+* ``pfi_toy``: our six-arm toy example for PFIwR.
+* ``pfi_sensitivity``: the linear setting of PFIwR Sec. 5.2, Fig. 2: d = K = 10, L = 2.
+* ``pfi_mab``: a well-separated Gaussian bandit for PFIMulti (PFIwR Sec. 5; our means).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ PFI_MAB = ((2.0, 0.0), (0.0, 2.0), (1.3, 1.3), (0.3, 0.3), (1.0, -0.5))
 
 @lru_cache(maxsize=4)
 def synthetic_features(K: int) -> np.ndarray:
-    """Features of the nested family (001 §4.3 generator, seed 0): e_1..e_8 then accepted random arms.
+    """Features of the nested family (LinPSI Sec. 5.1 generator, seed 0): e_1..e_8 then accepted random arms.
 
     A candidate x = s u / ||u||_1 (u ~ U[0,1]^8, s ~ U(0,1)) is kept iff the base arms' gaps stay the
     same (atol 1e-12), its own gap is >= max(base gaps) + 1e-9 and S* stays {0, 1, 2, 3}.
@@ -58,25 +59,25 @@ def synthetic_features(K: int) -> np.ndarray:
 
 
 @register_preset("psi_synthetic", paper=PSI, dims=2,
-                 description="Nested synthetic family of 001 §4.3: h = 8 features, 2 objectives, K >= 8 arms "
+                 description="Nested synthetic family of LinPSI Sec. 5.1: h = 8 features, 2 objectives, K >= 8 arms "
                              "whose 8 smallest gaps (and so H1,lin, H2,lin) do not depend on K. Parameters: "
                              "K (default 32), sigma (0.25 for fixed budget, 0.5 for fixed confidence).")
 def psi_synthetic(K: int = 32, sigma: float = 0.25) -> Instance:
     X = synthetic_features(K)
     return Instance.from_linear(X, SYNTH_THETA, sigma=sigma, objective_names=("objective 1", "objective 2"),
-                                name=f"PSI synthetic K={K}", description=f"001 §4.3 synthetic family, K = {K}")
+                                name=f"PSI synthetic K={K}", description=f"LinPSI Sec. 5.1 synthetic family, K = {K}")
 
 
 @register_preset("psi_gap_example", paper=PSI, dims=2,
                  description="The 8 base arms of the synthetic family as fixed means: S* = {0,1,2,3}, gaps "
-                             "(0.10, 0.05, 0.06, 0.08, 0.05, 0.06, 0.10, 0.08) (001 §6 item 21); sigma 0.25.")
+                             "(0.10, 0.05, 0.06, 0.08, 0.05, 0.06, 0.10, 0.08) (our decision for LinPSI); sigma 0.25.")
 def psi_gap_example(sigma: float = 0.25) -> Instance:
     return Instance.from_means(SYNTH_THETA, sigma=sigma, name="PSI gap example",
-                               description="001 §6 item 21 hand-checkable gaps")
+                               description="LinPSI base arms, hand-checkable gaps")
 
 
 def noc_arrays(csv_path: str | Path | None = None, csv_text: str | bytes | None = None) -> tuple[np.ndarray, ...]:
-    """(X, Theta, raw) of the NoC construction (001 §4.2): rows of X normalised to unit L2 norm,
+    """(X, Theta, raw) of the NoC construction (LinPSI Sec. 5.1): rows of X normalised to unit L2 norm,
     Theta the least-squares fit of (energy, inv_runtime) on X; the means of the instance are -X Theta.
 
     The CSV is ``csv_path`` or ``csv_text`` if given, else the public file `banditviz.datasets.fetch` finds
@@ -129,24 +130,25 @@ def least_squares(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
 
 
 @register_preset("noc", paper=PSI, dims=2,
-                 description="Network-on-Chip (Almer et al. 2011) as linearised in 001 §4.2: K = 259 arms, h = 4 "
-                             "features, 2 objectives (energy, inv_runtime) both minimised, Gaussian noise "
+                 description="Network-on-Chip (Almer et al. 2011), linearised as in LinPSI Sec. 5.1: K = 259 arms, "
+                             "h = 4 features, 2 objectives (energy, inv_runtime) both minimised, Gaussian noise "
                              "sigma = 0.5. The data is fetched from its public origin on first use and cached "
                              "(or read from csv_path, csv_text or the BANDITVIZ_DATA folder).")
 def noc(csv_path: str | Path | None = None, csv_text: str | bytes | None = None, sigma: float = 0.5) -> Instance:
     X, theta, _ = noc_arrays(csv_path, csv_text)
     return Instance.from_linear(X, -theta, sigma=sigma, objective_names=("energy", "inv_runtime"),
                                 directions=("min", "min"), name="NoC",
-                                description="NoC, linearised (001 §4.2); the authors minimise both columns")
+                                description="NoC, linearised (LinPSI Sec. 5.1); the authors minimise both columns")
 
 
 @register_preset("pfi_toy", paper=PFI, dims=2,
-                 description="Six arms of 000 §1.6: Pareto front {0, 1, 2}, Delta* = (0, 0, 0, 0.1, 0.05, 0.4); "
+                 description="Six arms (our PFIwR toy example): Pareto front {0, 1, 2}, "
+                             "Delta* = (0, 0, 0, 0.1, 0.05, 0.4); "
                              "Gaussian noise sigma = 0.1 (our choice). PFIwR sees one-hot contexts here, so its "
                              "ridge shrinkage (p lambda_t) biases rarely pulled arms toward 0 and a tightened width "
-                             "can eliminate Pareto arms (000 §6 P19); PFIMulti has no such bias.")
+                             "can eliminate Pareto arms (our decision for PFIwR); PFIMulti has no such bias.")
 def pfi_toy(sigma: float = 0.1) -> Instance:
-    return Instance.from_means(PFI_TOY, sigma=sigma, name="PFI toy", description="000 §1.6 worked example")
+    return Instance.from_means(PFI_TOY, sigma=sigma, name="PFI toy", description="our PFIwR toy example")
 
 
 def equicorrelated_normal(rng: np.random.Generator, K: int, n: int, rho: float) -> np.ndarray:
@@ -158,7 +160,7 @@ def equicorrelated_normal(rng: np.random.Generator, K: int, n: int, rho: float) 
 
 
 @register_preset("pfi_sensitivity", paper=PFI, dims=2,
-                 description="000 §4.2 (Fig. 2): K = d = 10 linear arms, L = 2, theta entries U[-1, 1], "
+                 description="PFIwR Sec. 5.2, Fig. 2: K = d = 10 linear arms, L = 2, theta entries U[-1, 1], "
                              "context means from N(0, (1-rho) I + rho 11^T) per coordinate (rho = 0.5) scaled to "
                              "max norm 0.7; fixed contexts (the engine has no context noise); sigma = 1.")
 def pfi_sensitivity(seed: int = 0, K: int = 10, d: int = 10, rho: float = 0.5, sigma: float = 1.0) -> Instance:
@@ -169,12 +171,12 @@ def pfi_sensitivity(seed: int = 0, K: int = 10, d: int = 10, rho: float = 0.5, s
     X *= 0.7 / np.linalg.norm(X, axis=1).max()
     theta = rng.uniform(-1, 1, size=(d, 2))
     return Instance.from_linear(X, theta, sigma=sigma, name=f"PFI sensitivity seed={seed}",
-                                description="000 §4.2 setting; S (oracle) = max_l ||theta_l||_2 = "
+                                description="PFIwR Sec. 5.2, Fig. 2 setting; S (oracle) = max_l ||theta_l||_2 = "
                                             f"{np.linalg.norm(theta, axis=0).max():.4f}")
 
 
 @register_preset("pfi_mab", paper=PFI, dims=2,
                  description="Five well-separated Gaussian arms (sigma = 1) for PFIMulti with its literal width "
-                             "(000 §4.4 item 6): Pareto front {0, 1, 2}.")
+                             "(PFIwR Sec. 5): Pareto front {0, 1, 2}.")
 def pfi_mab(sigma: float = 1.0) -> Instance:
-    return Instance.from_means(PFI_MAB, sigma=sigma, name="PFI MAB", description="000 §4.4 item 6 (our means)")
+    return Instance.from_means(PFI_MAB, sigma=sigma, name="PFI MAB", description="PFIwR Sec. 5 (our means)")

@@ -1,4 +1,4 @@
-"""Instances of the risk-averse paper (004_risk_averse.md Appendix A = paper Appendix C) and its generator.
+"""Instances of the risk-averse paper (RAMGapE App. C) and its generator.
 
 Every arm is Beta(a, b) with (a, b) rounded to 4 decimals, as printed in the paper's tables:
 
@@ -8,7 +8,7 @@ Every arm is Beta(a, b) with (a, b) rounded to 4 decimals, as printed in the pap
 
 Arms keep the package's 0-based names ("arm 0" is the paper's arm 1); descriptions quote paper numbering.
 
-The generator of §4.1 (inferred by the spec's author; it reproduces every table entry) gives new random
+The generator of RAMGapE App. C (inferred by us; it reproduces every table entry) gives new random
 instances: means linspace(0.6, 0.4, K), variances a random permutation of linspace(0.01, 0.2, K),
 a = mu c and b = (1 - mu) c with c = mu (1 - mu) / sigma^2 - 1, rounded to 4 decimals. The paper's
 seeds are unknown, so the permutation is drawn with ``numpy.random.default_rng(seed)``.
@@ -187,7 +187,7 @@ def table3_pairs(pattern: int) -> list[tuple[float, float]]:
 
 
 def random_pairs(K: int, seed: int = 0) -> list[tuple[float, float]]:
-    """(a, b) pairs from the generator of §4.1 (means linspace(0.6, 0.4, K), permuted variances)."""
+    """(a, b) pairs from the generator of RAMGapE App. C (means linspace(0.6, 0.4, K), permuted variances)."""
     K = limits.check_int("K", K, 2, limits.MAX_ARMS)
     rng = np.random.default_rng(limits.check_int("seed", seed, 0, limits.MAX_SEED))
     return pairs_from_moments(np.linspace(0.6, 0.4, K), rng.permutation(np.linspace(0.01, 0.2, K)))
@@ -226,14 +226,14 @@ def table3(pattern: int = 10, rho: float = DEFAULT_RHO) -> Instance:
                              "variances a random permutation of 0.01 to 0.2.")
 def random_instance(K: int = 10, seed: int = 0, rho: float = DEFAULT_RHO) -> Instance:
     return beta_instance(random_pairs(K, seed), rho, f"risk-averse random K={K} seed={seed}",
-                         "Generator of 004 §4.1.")
+                         "Generator of RAMGapE Sec. 4, App. C.")
 
 
 EASY_PAIRS = [(0.48, 0.12), (12.0, 12.0), (0.015, 0.035), (0.1069, 0.1306)]
 
 
 @register_preset("risk_averse_easy", paper=PAPER, dims=2,
-                 description="Easy 4-arm instance of 004 §4.7 item 9 (not in the paper): Pareto set {1, 2} "
+                 description="Easy 4-arm instance of RAMGapE Sec. 4 (not in the paper): Pareto set {1, 2} "
                              "(paper numbering), gaps 0.029 to 0.064, for checking fixed-confidence correctness.")
 def easy(rho: float = DEFAULT_RHO) -> Instance:
-    return beta_instance(EASY_PAIRS, rho, "risk-averse easy (K=4)", "004 §4.7 item 9 (spec's addition).")
+    return beta_instance(EASY_PAIRS, rho, "risk-averse easy (K=4)", "RAMGapE Sec. 4 (spec's addition).")
