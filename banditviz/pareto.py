@@ -694,15 +694,16 @@ def pareto_staircase_2d(means) -> tuple[np.ndarray, np.ndarray]:
 # PSI gaps and complexities (LinPSI Sec. 2.1; RAMGapE Sec. 2)
 
 
-def psi_gaps(means) -> np.ndarray:
+def psi_gaps(means, front: np.ndarray | None = None) -> np.ndarray:
     """Identification gaps Delta_i of Pareto set identification (LinPSI Sec. 2.1, eq. (1); vectorised).
 
     With M(i,j) = max_c (mu_i - mu_j)(c) and m(i,j) = -M(i,j): a dominated arm gets
     Delta*_i = max_j m(i,j); a Pareto arm gets delta*_i = min_{j != i} [M(i,j) ^ (M(j,i)_+ + (Delta*_j)_+)]
-    (with the j-index fix, our decision (LinPSI)).  A single arm gets +inf.
+    (with the j-index fix, our decision (LinPSI)).  A single arm gets +inf.  ``front``: the Pareto mask of
+    ``means`` when the caller has it already.
     """
     mu = as_means(means)
-    return fast_pareto.psi_gaps(mu, pareto_mask(mu))  # compiled loops (numpy's formulation: tests)
+    return fast_pareto.psi_gaps(mu, pareto_mask(mu) if front is None else front)  # compiled (tested vs numpy)
 
 
 def psi_complexity(gaps, h: int | None = None) -> dict[str, float]:

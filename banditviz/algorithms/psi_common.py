@@ -41,7 +41,8 @@ def dominance_matrix(mu: np.ndarray) -> np.ndarray:
 def empirical_gaps(mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(gaps, S): the empirical PSI gaps of eq. (5) (j-index fix of 001 §6.1) and the empirical Pareto
     set of the rows of ``mu`` (Pareto dominance, 001 §6.2)."""
-    return psi_gaps(mu), pareto_mask(mu)
+    S = pareto_mask(mu)
+    return psi_gaps(mu, S), S
 
 
 def halving_order(A: np.ndarray, gaps: np.ndarray, S: np.ndarray) -> np.ndarray:
