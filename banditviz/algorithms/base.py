@@ -1,4 +1,4 @@
-"""The algorithm contract (DESIGN.md, "The engine contract"), `RoundState` and the registry.
+"""The algorithm contract, `RoundState` and the registry.
 
 An algorithm is constructed with its parameters, then driven by the engine:
 ``reset(problem, rng)`` once, then each round ``select(t) -> arm`` and ``update(arm, reward)``;

@@ -1,27 +1,27 @@
-"""GEGE: G-optimal Empirical Gap Elimination (Kone, Kaufmann & Richert, AISTATS 2025; 001_PSI_linear.md).
+"""GEGE: G-optimal Empirical Gap Elimination (LinPSI: Kone, Kaufmann & Richert, AISTATS 2025).
 
 Both variants work in rounds (batches).  Round r projects the active arms' features on their span,
 computes a G-optimal design by Frank-Wolfe (`banditviz.design`), rounds it to integer pulls, pulls them
-(interleaved, 001 §6 item 25), fits a FRESH projected least-squares estimate from this round's data
-only (eq. 3, §2.4, §6 item 11), computes the empirical PSI gaps (eq. 5) and discards arms: a discarded
+(interleaved, our decision for LinPSI), fits a FRESH projected least-squares estimate from this round's data
+only (eq. 3, LinPSI Alg. 1, our decision), computes the empirical PSI gaps (eq. 5) and discards arms: a discarded
 arm is accepted if empirically Pareto optimal, rejected otherwise.
 
-* ``gege_fb`` (Alg. 2, §2.5): R = max(1, ceil(log2 h)) rounds, h = rank of the features (§6 item 12);
+* ``gege_fb`` (LinPSI Alg. 2): R = max(1, ceil(log2 h)) rounds, h = rank of the features (our decision);
   round r gets N_r = floor(T/R) pulls (the remainder goes to the last round, so exactly T pulls,
-  §6 item 3) and keeps the ceil(h/2^r) arms with the smallest gaps, ties broken by the key
-  (gap rounded to 12 decimals, empirically dominated first out, index) (§6 item 14).  Decision: the
+  our decision) and keeps the ceil(h/2^r) arms with the smallest gaps, ties broken by the key
+  (gap rounded to 12 decimals, empirically dominated first out, index) (our decision).  Decision: the
   budget T is the ``budget`` parameter, or the engine's horizon when it is 0; T >= R h is required.
-* ``gege_fc`` (Alg. 3, §2.6): eps_r = eps_1 / 2^(r-1) (eps_1 = 1/4 gives 2^-(r+1)), delta_r = 6 delta /
+* ``gege_fc`` (LinPSI Alg. 3): eps_r = eps_1 / 2^(r-1) (eps_1 = 1/4 gives 2^-(r+1)), delta_r = 6 delta /
   (pi^2 r^2); accepts empirically optimal arms with gap >= eps_r and rejects dominated arms with gap >=
-  eps_r / 2, until at most one arm is active (or eps_r <= eps/4 for eps-PSI).  Budget rules (§2.6 table):
+  eps_r / 2, until at most one arm is active (or eps_r <= eps/4 for eps-PSI).  Budget rules (LinPSI Alg. 3):
   ``authors_code`` (default, reproduces the plots; T_r = h_r log(1/delta_r) / eps_r^2, ceil(T_r w_i) pulls
   per arm), ``theory`` and ``paper_literal`` (exactly t_r pulls by efficient rounding).
-  The sample count is the number of pulls actually made (§6 item 15); ``extras['authors_count']`` is the
+  The sample count is the number of pulls actually made (our decision); ``extras['authors_count']`` is the
   authors' sum of ceil(T_r).
 
 Per-arm boxes are display-only: mu_hat_i +- sigma ||x_i||_{V^dagger} sqrt(2 log(2 L |A_r| / delta_r))
-(§5, from Lemma 2's proof), with delta_r = 0.05 in the fixed-budget variant.  Fixed-mean instances use
-canonical features e_k (with them GEGE-FB is EGE-SH with per-round resets, §2.5).
+(LinPSI Sec. 3, from Lemma 2's proof), with delta_r = 0.05 in the fixed-budget variant.  Fixed-mean instances use
+canonical features e_k (with them GEGE-FB is EGE-SH with per-round resets, LinPSI Alg. 2).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class _GEGE(BatchedIdentifier):
         self.start_batch(design.pull_sequence(A, alloc, limit=self.horizon))
 
     def design(self, Xt: np.ndarray) -> tuple[np.ndarray, float]:
-        """G-optimal design weights over the rows of Xt and the Kiefer-Wolfowitz ratio (001 §2.2)."""
+        """G-optimal design weights over the rows of Xt and the Kiefer-Wolfowitz ratio (LinPSI Sec. 2.2, eq. (4))."""
         return design.cached_design(Xt, tol=self.params["design_tol"])
 
     def estimate(self, box_delta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -125,7 +125,7 @@ class _GEGE(BatchedIdentifier):
         self.active = np.setdiff1d(A, A[out])
 
     def guess(self, S: np.ndarray, A: np.ndarray) -> tuple[int, ...]:
-        """Current answer B_r U S_r (001 §3.4)."""
+        """Current answer B_r U S_r (our regret for LinPSI)."""
         return tuple(sorted(set(self.accepted) | {int(a) for a in A[S]}))
 
     def pull_sentence(self, arm: int, batch: int, pos: int, size: int) -> str:
@@ -174,7 +174,7 @@ class GEGEFixedBudget(_GEGE):
 
 @register("gege_fc", paper=PAPER, task="identify", kinds=ID_KINDS, recommends_every_round=True,
           params=(Param("delta", 0.01, "confidence: P(wrong answer) <= delta", low=1e-9, high=0.5),
-                  Param("budget_rule", "authors_code", "round budget t_r (001 §2.6): authors' code, "
+                  Param("budget_rule", "authors_code", "round budget t_r (LinPSI Sec. 3.3, Alg. 3): authors' code, "
                         "theory (guaranteed) or the pseudo-code literally",
                         choices=("authors_code", "theory", "paper_literal")),
                   Param("rounding", "auto", "rounding of the design: auto = ceil for authors_code, "
@@ -200,7 +200,7 @@ class GEGEFixedConfidence(_GEGE):
         self._plan()
 
     def schedule(self, r: int) -> tuple[float, float, float]:
-        """(eps_r, delta_r, t_r) of round r for the current active set (001 §2.6)."""
+        """(eps_r, delta_r, t_r) of round r for the current active set (LinPSI Sec. 3.3, Alg. 3)."""
         p = self.params
         eps_r = p["eps_1"] / 2 ** (r - 1)
         delta_r = 6 * p["delta"] / (math.pi**2 * r**2)

@@ -1,19 +1,20 @@
-"""Lexicographic multi-objective bandits (task "lexicographic", 003_lexicographic.md).
+"""Lexicographic multi-objective bandits (task "lexicographic", LexMOSLB).
 
 * ``mte2lo``: Multiple Trade-off between Exploration and Exploitation under Lexicographic Ordering
   (Alg. 3, L176-L198) with the LOAF filter (Alg. 2, eqs. 17-18); input lambda of claim (5).
 * ``ste2lo``: Single Trade-off ... (Alg. 1, L101-L120): one threshold epsilon, then the chain filter (eq. 15).
-* ``pf_lex``: PF-LEX (Hüyük & Tekin 2021, §2.2): sample means, threshold epsilon, chain filter (eq. 11).
-* ``oful``: OFUL (Abbasi-Yadkori et al. 2011, §2.1) on objective 1 only, the paper's single-objective baseline.
+* ``pf_lex``: PF-LEX (Hüyük & Tekin 2021, LexMOSLB Sec. 2.2): sample means, threshold epsilon, chain filter (eq. 11).
+* ``oful``: OFUL (Abbasi-Yadkori et al. 2011, LexMOSLB Sec. 2.1) on objective 1 only, the paper's
+  single-objective baseline.
 
 The linear learners read the arm features from ``problem.context`` (K x d; on a "means" instance they use
-the one-hot embedding x_k = e_k of §4.2 [DECISION]); they keep one ridge estimate per objective with ONE
+the one-hot embedding x_k = e_k of LexMOSLB Sec. 4 [DECISION]); they keep one ridge estimate per objective with ONE
 Gram matrix (`SharedRidge`), so each arm has one width w_t(x) = gamma_t ||x||_{V_t^-1} shared by all
 objectives (eq. 13) and its confidence region is a hyper-cube. Every radius is multiplied by the width
-scale c (default 0.1, §2 [DECISION]); the thresholds epsilon, 2^-s, 1/sqrt(T) and the LOAF coefficients
+scale c (default 0.1, LexMOSLB Sec. 3 [DECISION]); the thresholds epsilon, 2^-s, 1/sqrt(T) and the LOAF coefficients
 are not scaled. All algorithms know the horizon T = ``problem.horizon`` and R = ``problem.sigma``.
 
-Decisions where the paper is silent (spec §6): the arm played when "some" width exceeds the threshold is
+Decisions where the paper is silent (our decisions): the arm played when "some" width exceeds the threshold is
 the widest one, lowest index on ties (P5; options "first" and "random"); argmax ties go to the lowest
 index within 1e-12 (1 + |max|) (P6); LOAF receives the threshold as W (P10; option "actual_max");
 V_t = I + sum x x^T (P2); MTE2LO's stage loop is uncapped in the paper and capped at 64 stages here (P9),
@@ -30,7 +31,7 @@ filtered set (empty if no filter ran). Extras: ``stage`` ("exploration" / "explo
 empty if no filter ran), ``chosen_objective`` (0-based index of the objective whose highest UCB was
 played, when the round exploited), ``widths``, ``radius`` (gamma_t, beta_t or alpha_t after the scale),
 ``threshold`` (epsilon, 2^-s or 1/sqrt(T)), ``x_hat`` (per objective, the arm of highest UCB in the last
-cascade), ``rounds_by_branch`` (rounds so far per branch, the psi sets of §3.5); STE2LO / PF-LEX add
+cascade), ``rounds_by_branch`` (rounds so far per branch, the psi sets of LexMOSLB Sec. 3); STE2LO / PF-LEX add
 ``chain_intervals`` (the union interval [L, U] of each objective's chain); MTE2LO adds ``stage_index`` s,
 ``branch`` ("explore@s" or "final"), ``stage_sets`` (D_t,1, ..., D_t,s), ``loaf_sets`` (each LOAF's
 per-objective sets, one list per LOAF run) and ``cut_levels`` (each LOAF's u^i(x_hat^i) - c_i W).
@@ -113,7 +114,7 @@ class _Lexicographic(Algorithm):
         self.counts = np.zeros(self.K, dtype=np.int64)
         self.everyone = list(range(self.K))
         self.last: Decision | None = None
-        self.tally: dict[str, int] = {}  # rounds per branch: |psi(T, eps)|, or |psi_s(T)| and |psi_0(T)| (§3.5)
+        self.tally: dict[str, int] = {}  # rounds per branch: |psi(T, eps)|, or |psi_s(T)| and |psi_0(T)| (Sec. 3)
 
     def _scaled(self, radius: float) -> float:
         c = self.params["width_scale"]
@@ -392,7 +393,7 @@ class MTE2LO(_Linear):
                   Param("S_norm", 1.0, "bound S on ||theta|| in the OFUL radius", low=0.0, high=100.0)),
           summary="Single-objective OFUL on objective 1 only: ignores the lower-priority objectives.")
 class OFUL(_Linear):
-    """OFUL on objective 1: UCB <theta_hat, x> + alpha_t ||x||_{V^-1}, alpha_t from ln det V (§2.1).
+    """OFUL on objective 1: UCB <theta_hat, x> + alpha_t ||x||_{V^-1}, alpha_t from ln det V (LexMOSLB Sec. 2.1).
 
     Only objective 1 is estimated (the other columns of the intervals are NaN); no filter runs, so every
     arm stays ACTIVE and ``stage`` is "exploitation" (optimism in the face of uncertainty).

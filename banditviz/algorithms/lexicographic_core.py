@@ -1,13 +1,13 @@
-"""Filters, confidence radii, constants and theory bounds of the lexicographic bandits (003_lexicographic.md).
+"""Filters, confidence radii, constants and theory bounds of the lexicographic bandits (LexMOSLB).
 
 Pure functions shared by STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexicographic`):
 
 * `tied_argmax`: lowest index among the values within 1e-12 (1 + |max|) of the maximum (pitfall P6/P7).
-* `chain_filter`: the chain relation C_i of §2.3 (L99), used by STE2LO (eq. 15) and PF-LEX (eq. 11).
+* `chain_filter`: the chain relation C_i of LexMOSLB Sec. 3.1 (L99), used by STE2LO (eq. 15) and PF-LEX (eq. 11).
 * `loaf`: the Lexicographically Ordered Arm Filter, Alg. 2, eqs. (17)-(18), used by MTE2LO (Alg. 3).
-* `gamma_radius` (eq. 13), `pf_lex_beta` (§2.2), `oful_alpha` (§2.1): unscaled confidence radii.
-* `ste2lo_epsilon`, `pf_lex_epsilon` (L257), `loaf_coefficients` (§2.5), `lambda_min` (claim (5), §1.4),
-  `theorem1_bound`, `theorem2_bound`, `lemma2_bound`, `proposition1_gap` (§2.4-2.6, §3).
+* `gamma_radius` (eq. 13), `pf_lex_beta` (LexMOSLB Sec. 2.2), `oful_alpha` (Sec. 2.1): unscaled confidence radii.
+* `ste2lo_epsilon`, `pf_lex_epsilon` (L257), `loaf_coefficients` (LexMOSLB Alg. 2), `lambda_min` (Sec. 1, claim (5)),
+  `theorem1_bound`, `theorem2_bound`, `lemma2_bound`, `proposition1_gap` (LexMOSLB Sec. 3).
 
 The filters run on Python lists (one list of K floats per objective): with K of order 10 this is several
 times faster than numpy calls on tiny arrays, and the stage loop of MTE2LO calls LOAF a few times per round.
@@ -80,7 +80,8 @@ def loaf(upper: list[list[float]], candidates: list[int], coefficients: list[flo
 
 def chain_component(start: int, pool: list[int], lower: list[float],
                     upper: list[float]) -> tuple[set[int], float, float]:
-    """Arms of ``pool`` chained to ``start`` through overlapping closed intervals (§2.3), and their union [L, U].
+    """Arms of ``pool`` chained to ``start`` through overlapping closed intervals (LexMOSLB Sec. 3.1), and their
+    union [L, U].
 
     Fixed point: the union of a connected set of intervals is one interval, so an arm joins iff its
     interval meets the current union.
@@ -124,12 +125,12 @@ def gamma_radius(t: int, d: int, m: int, delta: float, R: float) -> float:
 
 
 def pf_lex_beta(t: int, K: int, m: int, delta: float, R: float) -> float:
-    """beta_t = R sqrt(1 + 2 ln(K m sqrt(1 + t) / delta)) (§2.2 [DECISION], P15), before the scale c."""
+    """beta_t = R sqrt(1 + 2 ln(K m sqrt(1 + t) / delta)) (LexMOSLB Sec. 2.2 [DECISION], P15), before the scale c."""
     return R * math.sqrt(1.0 + 2.0 * math.log(K * m * math.sqrt(1.0 + t) / delta))
 
 
 def oful_alpha(logdet_V: float, delta: float, R: float, S: float = 1.0) -> float:
-    """alpha_t = R sqrt(2 ln(det(V)^{1/2} / delta)) + S (§2.1, Abbasi-Yadkori Thm 2, ridge 1)."""
+    """alpha_t = R sqrt(2 ln(det(V)^{1/2} / delta)) + S (LexMOSLB Sec. 2.1, Abbasi-Yadkori Thm 2, ridge 1)."""
     return R * math.sqrt(2.0 * (0.5 * logdet_V - math.log(delta))) + S
 
 
@@ -182,7 +183,8 @@ def proposition1_gap(i: int, lam: float, W: float) -> float:
 
 
 def lambda_min(means: np.ndarray, atol: float = 1e-12) -> tuple[float, np.ndarray]:
-    """Smallest lambda satisfying claim (5) on a finite arm set (§1.4), overall and per objective i >= 2.
+    """Smallest lambda satisfying claim (5) on a finite arm set (LexMOSLB Sec. 1, claim (5)), overall and per
+    objective i >= 2.
 
     With g_j(x) = mu^j(x*) - mu^j(x): max over x and i >= 2 with -g_i(x) > 0 of -g_i(x) / max_{j<i} g_j(x);
     0 when no arm beats x* on any objective. ``per[i - 2]`` is the value for objective i.

@@ -1,9 +1,9 @@
-"""The calibration convention of 003_lexicographic.md §4.5 (S5) and §6 P12, for reproducing its numbers.
+"""The calibration convention of LexMOSLB Sec. 4 (S5) and our decision, for reproducing its numbers.
 
 The engine (`banditviz.simulate`) draws noise per (arm, pull index). The spec's calibration instead draws
 one N(0, 1) row per ROUND, ``numpy.random.default_rng(seed).standard_normal((T, m))``, shared by all
-algorithms; its tables (§4.4) were produced that way. `round_noise_run` replays that convention on any
-fixed-means instance so that the reproduction tests and the Papers page can compare with §4.4 exactly.
+algorithms; its tables (LexMOSLB Sec. 4) were produced that way. `round_noise_run` replays that convention on any
+fixed-means instance so that the reproduction tests and the Papers page can compare with LexMOSLB Sec. 4 exactly.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..simulate import make_problem, resolve
 
 
 def round_noise_run(instance: Instance, algorithm: str, horizon: int, seed: int, **params: Any) -> np.ndarray:
-    """Arms pulled in rounds 1..horizon when round t's reward is mu(x_t) + sigma * noise[t - 1] (§4.5 S5)."""
+    """Arms pulled in rounds 1..horizon when round t's reward is mu(x_t) + sigma * noise[t - 1] (LexMOSLB Sec. 4)."""
     spec = resolve(algorithm, instance)
     if instance.kind not in ("means", "linear") or instance.noise != "gaussian":
         raise ValueError("instance: the round-indexed noise convention needs fixed means and Gaussian noise")

@@ -1,24 +1,24 @@
-"""Multi-objective linear contextual bandits minimising Pareto regret (002_MOL_TS.md, Park, Ann & Oh, NeurIPS 2025).
+"""Multi-objective linear contextual bandits minimising Pareto regret (MOL-TS: Park, Ann & Oh, NeurIPS 2025).
 
-* ``mol_ts``: MOL-TS, Algorithm 1 (§3.1): M Gaussian samples per objective shared by all arms, each arm
+* ``mol_ts``: MOL-TS, Algorithm 1: M Gaussian samples per objective shared by all arms, each arm
   takes its best sample per objective (optimistic sampling, Eq. 2), then a uniform pick from the
   effective Pareto front of the sampled vectors (Eq. 3).  ``mol_ts_m1`` is the paper's M = 1 ablation.
-* ``mol_ucb``: MOGLM-UCB of Lu et al. (IJCAI 2019) specialised to the linear model (§3.2, D5).
-* ``mol_eps_greedy``: MOL-epsilon-greedy (§3.3, D6).
-* ``oracle_effective`` / ``oracle_pareto`` / ``random_arm``: the reference policies of §3.5 (not in the
+* ``mol_ucb``: MOGLM-UCB of Lu et al. (IJCAI 2019) specialised to the linear model (MOL-TS Sec. 6 baselines).
+* ``mol_eps_greedy``: MOL-epsilon-greedy (MOL-TS Sec. 6 baselines).
+* ``oracle_effective`` / ``oracle_pareto`` / ``random_arm``: our reference policies (not in the
   paper, D21).  The two oracles read the true means of the round, which the engine hands only to classes
   with ``sees_truth = True`` (``problem.params["true_means"]``).
 
-All learners share one ridge estimate with one Gram matrix for the L objectives (§3, D15), updated by
+All learners share one ridge estimate with one Gram matrix for the L objectives (MOL-TS Sec. 4), updated by
 Sherman-Morrison (`SharedRidge`): a round costs O(K d L M + d^3) plus the front computation.
-Every `RoundState` also carries theta_hat, the widths ||x_a||_{V^{-1}}, log det V and tr V^{-1} (§8).
-Defaults (§9): lambda = 1, delta = 0.05, R = the instance's noise sigma (D4); M from Theorem 2 (D2);
+Every `RoundState` also carries theta_hat, the widths ||x_a||_{V^{-1}}, log det V and tr V^{-1} (our drawing).
+Defaults (our decision): lambda = 1, delta = 0.05, R = the instance's noise sigma (D4); M from Theorem 2 (D2);
 the exploration scale c = gamma = alpha c_{1,t}(delta) with alpha = 0.1 (D1: **our calibration, not the
 paper's value**; conclusions depend on it, alpha = 1 is the theory radius).
 
 Decision (spec silent): a `RoundState` shows what the algorithm saw when it chose the arm of round t
 (theta_hat_t, V_t and the round-t contexts), so that the samples, boxes and fronts explain the pull;
-``counts`` include the pull.  Boxes are cubes of half-width (radius) ||x||_{V^{-1}} (§8): the radius is
+``counts`` include the pull.  Boxes are cubes of half-width (radius) ||x||_{V^{-1}} (our drawing): the radius is
 c for MOL-TS, gamma_t for MOL-UCB and the theory radius c_{1,t}(delta) for epsilon-greedy.
 """
 
@@ -39,7 +39,7 @@ ANTI_CONCENTRATION = 0.15  # p of Lemma 1 (L806): P(N(0,1) >= 1) >= 0.15
 
 
 def confidence_radius(t: int, d: int, L: int, lam: float = 1.0, delta: float = 0.05, R: float = 1.0) -> float:
-    """c_{1,t}(delta) = R sqrt(d log((1 + (t-1)/(lam d)) / (delta/L))) + sqrt(lam) (002 §3.1, L205/L849)."""
+    """c_{1,t}(delta) = R sqrt(d log((1 + (t-1)/(lam d)) / (delta/L))) + sqrt(lam) (MOL-TS Alg. 1, L205/L849)."""
     if t < 1:
         raise ValueError(f"t: round must be >= 1, got {t}")
     return R * math.sqrt(d * math.log((1 + (t - 1) / (lam * d)) / (delta / L))) + math.sqrt(lam)
@@ -68,13 +68,13 @@ def _hull(vectors: np.ndarray) -> np.ndarray | None:
 _RADIUS_PARAMS = (
     Param("c_mode", "scaled", "exploration scale: alpha * c_1t ('scaled'), c_1t of Theorem 2 ('theory') or c",
           choices=("scaled", "theory", "constant")),
-    Param("alpha", 0.1, "multiplier of c_1t in 'scaled' mode (our calibration 0.1, 002 §9 D1; 1 = theory)",
+    Param("alpha", 0.1, "multiplier of c_1t in 'scaled' mode (our calibration 0.1; 1 = theory)",
           low=0.0, high=100.0),
     Param("c", 1.0, "the constant scale in 'constant' mode", low=0.0, high=100.0),
 )
 _RIDGE_PARAMS = (
-    Param("lam", 1.0, "ridge regulariser lambda (002 §9 D4)", low=1e-6, high=1e6),
-    Param("delta", 0.05, "confidence level delta of c_1t (002 §9 D4)", low=1e-9, high=0.999),
+    Param("lam", 1.0, "ridge regulariser lambda (our decision for MOL-TS)", low=1e-6, high=1e6),
+    Param("delta", 0.05, "confidence level delta of c_1t (our decision for MOL-TS)", low=1e-9, high=0.999),
 )
 
 
@@ -107,7 +107,7 @@ class _MOLinear(Algorithm):
         return self.c1(t) * (self.params["alpha"] if mode == "scaled" else 1.0)
 
     def _observe(self, t: int) -> None:
-        """Read the round's contexts; point estimates x' theta_hat and widths ||x||_{V^{-1}} (§8)."""
+        """Read the round's contexts; point estimates x' theta_hat and widths ||x||_{V^{-1}} (our drawing)."""
         self.t = t
         self.X = np.asarray(self.problem.context, dtype=float)
         if self.ridge is None:
@@ -182,7 +182,7 @@ class _MOLinear(Algorithm):
                   *_RADIUS_PARAMS, *_RIDGE_PARAMS),
           summary="MOL-TS: optimistic Thompson samples per objective, uniform arm of their effective Pareto front.")
 class MOLTS(_MOLinear):
-    """MOL-TS (Algorithm 1): theta~ ~ N(theta_hat, c^2 V^{-1}), M per objective shared across arms (§3.1).
+    """MOL-TS (Algorithm 1): theta~ ~ N(theta_hat, c^2 V^{-1}), M per objective shared across arms (MOL-TS Alg. 1).
 
     mu~_{a}^(l) = max_m x_a' theta~_m^(l) (Eq. 2); a_t uniform over the effective Pareto front of mu~ (Eq. 3).
     Sampling: theta~ = theta_hat + c S z with V^{-1} = S S' (Cholesky of the symmetrised Sherman-Morrison
@@ -248,7 +248,7 @@ class MOLTSNoOptimism(MOLTS):
           params=(*_RADIUS_PARAMS, *_RIDGE_PARAMS),
           summary="MOL-UCB: uniform arm of the plain Pareto front of the UCB vectors (box corners).")
 class MOLUCB(_MOLinear):
-    """MOL-UCB (§3.2, D5): U_a = x_a' theta_hat + gamma_t ||x_a||_{V^{-1}} per objective, gamma_t = alpha c_1t."""
+    """MOL-UCB (MOL-TS Sec. 6): U_a = x_a' theta_hat + gamma_t ||x_a||_{V^{-1}} per objective, gamma_t = alpha c_1t."""
 
     vector_name = "UCB vectors"
 
@@ -273,7 +273,7 @@ class MOLUCB(_MOLinear):
                   *_RIDGE_PARAMS),
           summary="MOL-epsilon-greedy: a random arm with probability epsilon, else one of the estimates' front.")
 class MOLEpsGreedy(_MOLinear):
-    """MOL-epsilon-greedy (§3.3, D6): epsilon fixed; exploit over the plain Pareto front of x' theta_hat.
+    """MOL-epsilon-greedy (MOL-TS Sec. 6 baselines): epsilon fixed; exploit over the plain Pareto front of x' theta_hat.
 
     One uniform number is drawn every round (explore or not), then one uniform index.
     """
@@ -297,7 +297,7 @@ class MOLEpsGreedy(_MOLinear):
 
 
 class _Reference(_MOLinear):
-    """Reference policies of §3.5: a uniform arm of a set; the RLS estimate is kept only for the picture."""
+    """Our reference policies: a uniform arm of a set; the RLS estimate is kept only for the picture."""
 
     what = "all arms"
 
@@ -330,10 +330,10 @@ class _Oracle(_Reference):
         return self.truth()
 
 
-@register("oracle_effective", paper="reference policy (002 §3.5, not in the paper)", task="regret", kinds=KINDS,
+@register("oracle_effective", paper="reference policy (ours, not in the MOL-TS paper)", task="regret", kinds=KINDS,
           summary="Oracle-C: a uniform arm of the true effective Pareto front (effective regret 0).")
 class OracleEffective(_Oracle):
-    """Oracle-C (§3.5): uniform over the true C*_t; its effective Pareto regret is 0."""
+    """Oracle-C (ours): uniform over the true C*_t; its effective Pareto regret is 0."""
 
     what = "the true effective Pareto front"
 
@@ -341,10 +341,10 @@ class OracleEffective(_Oracle):
         return pareto.effective_pareto_mask(self.truth())
 
 
-@register("oracle_pareto", paper="reference policy (002 §3.5, not in the paper)", task="regret", kinds=KINDS,
+@register("oracle_pareto", paper="reference policy (ours, not in the MOL-TS paper)", task="regret", kinds=KINDS,
           summary="Oracle-P: a uniform arm of the true Pareto front (Pareto regret 0, effective regret > 0).")
 class OraclePareto(_Oracle):
-    """Oracle-P (§3.5): uniform over the true P*_t; its Pareto regret is 0 but not its effective regret."""
+    """Oracle-P (ours): uniform over the true P*_t; its Pareto regret is 0 but not its effective regret."""
 
     what = "the true Pareto front"
 
@@ -352,7 +352,7 @@ class OraclePareto(_Oracle):
         return pareto.pareto_mask(self.truth())
 
 
-@register("random_arm", paper="reference policy (002 §3.5, not in the paper)", task="regret", kinds=KINDS,
+@register("random_arm", paper="reference policy (ours, not in the MOL-TS paper)", task="regret", kinds=KINDS,
           summary="Random: a uniform arm every round.")
 class RandomArm(_Reference):
-    """Random (§3.5): uniform over all arms."""
+    """Random (ours): uniform over all arms."""

@@ -1,14 +1,14 @@
-"""An exact uniform draw from the effective Pareto front, without computing the whole front (002 §3.1, D9, D10).
+"""An exact uniform draw from the effective Pareto front, without computing the whole front (MOL-TS Alg. 1, D9, D10).
 
 MOL-TS needs one arm drawn uniformly from C~_t (Eq. 3), not the set itself.  The first member of C~_t in a
 uniformly random order of the Pareto front P~_t is uniform over C~_t (C ⊆ P, and by symmetry every member is
 equally likely to come first), so it suffices to test the arms of P~_t in random order until one is in C~_t:
 about |P|/|C| ~ 2 tests a round instead of |P| ~ 20 (K = 50, L = 4).  Each test is exact, i.e. agrees with
-the additive-DEA slack LP of 002 §2.4 with the tolerance of `pareto.effective_pareto_mask`
+the additive-DEA slack LP of MOL-TS Def. 5 with the tolerance of `pareto.effective_pareto_mask`
 (total slack <= 1e-9 max(1, max|v|)), because every decision carries a certificate:
 
 * in: a strictly positive weight w (rows sum to 1) with (max_b w.u_b - w.u_a + err) / min(w) <= tol
-  bounds the LP's total slack by tol (the weighted-sum theorem, 002 §2.4);
+  bounds the LP's total slack by tol (the weighted-sum theorem, MOL-TS Def. 5);
 * out: an explicit mixture of two Pareto arms y = beta u_b + (1 - beta) u_c with y - u_a > err in every
   objective and total slack > tol + L err is a feasible LP point beyond the tolerance;
 * otherwise the LP itself.
@@ -31,7 +31,7 @@ BANK = 256
 
 
 def slack_lp(U: np.ndarray, a: int) -> float:
-    """Additive-DEA slack LP (002 §2.4): max 1's s.t. sum_b beta_b u_b - s = u_a, beta in the simplex, s >= 0."""
+    """Additive-DEA slack LP (MOL-TS Def. 5): max 1's s.t. sum_b beta_b u_b - s = u_a, beta in the simplex, s >= 0."""
     n, L = U.shape
     A_eq = np.zeros((L + 1, n + L))
     A_eq[:L, :n] = U.T

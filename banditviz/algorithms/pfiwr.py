@@ -1,27 +1,27 @@
-"""PFIwR (Kim, Iyengar & Zeevi, Algorithm 1) and the PFIMulti baseline of Auer et al. (2016) (000_PFIwR.md).
+"""PFIwR (Kim, Iyengar & Zeevi, Algorithm 1) and the PFIMulti baseline of Auer et al. (2016), as run in PFIwR Sec. 5.3.
 
-PFIwR (§2.4): forced exploration (uniform over the undetermined arms A) for t <= T0, then pulls from the
-empirical Pareto set of A U P (exploitation, §6 P12: uniform over that front by default, estimates of
+PFIwR (PFIwR Alg. 1): forced exploration (uniform over the undetermined arms A) for t <= T0, then pulls from the
+empirical Pareto set of A U P (exploitation, our decision: uniform over that front by default, estimates of
 round t-1).  Every round it updates the estimator and applies the classification rules of Auer et al.
 with the scalar width w = 2 c_beta sigma beta_t (eq. 12), shared by every arm and objective:
 
     C  = {k in A  : m_hat(k, k') <= w for all k' in A}
-    P1 = {k in C  : M_hat_eps(k, k') >= w for all k' in C \\ {k}}        (§6 P10)
+    P1 = {k in C  : M_hat_eps(k, k') >= w for all k' in C \\ {k}}        (our decision)
     P2 = {k in P1 : M_hat_eps(k', k) >= w for all k' in C \\ P1}
     P <- P U P2,  A <- C \\ P2;  stop when A is empty and answer P.
 
 Estimator: the doubly-robust estimator (10) equals ridge regression on the selected arms with
-regulariser p lambda_t, lambda_t = 4 log(6 d L t^2 / delta) (§2.2, proved there and checked against the
+regulariser p lambda_t, lambda_t = 4 log(6 d L t^2 / delta) (PFIwR Sec. 4.1, proved there and checked against the
 literal path of `pfiwr_literal` in the tests).  Rounds are dropped with probability (1-p)^rho_t, redrawn
-every round (§2.2 item 2); rho_t follows the corrected rule by default (§6 P6).  y_hat_k = x_bar_k^T
-theta_hat with x_bar_k the mean context of arm k (§6 P14): the engine's linear instances have fixed
-contexts, so x_bar_k = x_k; fixed-mean instances use one-hot contexts (d = K, §4.4 item 4).
+every round (PFIwR Sec. 4.1); rho_t follows the corrected rule by default (our decision).  y_hat_k = x_bar_k^T
+theta_hat with x_bar_k the mean context of arm k (our decision): the engine's linear instances have fixed
+contexts, so x_bar_k = x_k; fixed-mean instances use one-hot contexts (d = K, PFIwR Sec. 5).
 
-Width presets (§6 P9): ``practical`` (c_beta = 0.005, T0 = 10 d) and ``theory`` (c_beta = 1, T0 of
+Width presets (our decision): ``practical`` (c_beta = 0.005, T0 = 10 d) and ``theory`` (c_beta = 1, T0 of
 Algorithm 1); the ``c_beta`` and ``T0`` parameters override them when > 0.  beta is multiplied by the
-instance's noise scale sigma (§6 P9, P18); S (a bound on max_l ||theta_l||_2, §6 P8) is a parameter.
+instance's noise scale sigma (our decision); S (a bound on max_l ||theta_l||_2, our decision) is a parameter.
 
-PFIMulti (§2.5, [EXTERNAL] reconstruction): pulls every arm of A once per round n (index order), uses
+PFIMulti (PFIwR Sec. 5.3, [EXTERNAL] reconstruction): pulls every arm of A once per round n (index order), uses
 the sample means and beta(n) = c_beta sigma sqrt(2 ln(4 K L n^2 / delta) / n) with the same three rules.
 """
 
@@ -40,7 +40,7 @@ WIDTH_PRESETS = {"practical": 0.005, "theory": 1.0}
 
 
 def lambda_t(t: int, d: int, L: int, delta: float) -> float:
-    """lambda_t = 4 log(6 d L t^2 / delta) (Theorem 4.2, §6 P3)."""
+    """lambda_t = 4 log(6 d L t^2 / delta) (PFIwR Theorem 4.2)."""
     return 4 * math.log(6 * d * L * t * t / delta)
 
 
@@ -50,7 +50,7 @@ def explore_size(t: int, d: int, L: int, delta: float, p: float) -> int:
 
 
 def rho_t(t: int, delta: float, p: float, rule: str = "corrected") -> int:
-    """Pseudo-action budget: ceil(log(6 t^3 / delta) / log(1/q)), q = 1 - p (corrected, §6 P6) or p (paper)."""
+    """Pseudo-action budget: ceil(log(6 t^3 / delta) / log(1/q)), q = 1 - p (corrected, our decision) or p (paper)."""
     q = 1 - p if rule == "corrected" else p
     return math.ceil(math.log(6 * t**3 / delta) / math.log(1 / q))
 
@@ -71,13 +71,13 @@ def beta_t(t: int, delta: float, d: int, L: int, K: int, p: float, S: float) -> 
 
 
 def pfimulti_beta(n: int, K: int, L: int, delta: float) -> float:
-    """Auer et al.'s width sqrt(2 ln(4 K L n^2 / delta) / n) (§2.5, [EXTERNAL])."""
+    """Auer et al.'s width sqrt(2 ln(4 K L n^2 / delta) / n) (PFIwR Sec. 5.3, [EXTERNAL])."""
     return math.sqrt(2 * math.log(4 * K * L * n * n / delta) / n)
 
 
 def pfi_gaps(means: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """(Delta*, Delta+, Delta) of §1.4: distance to the front (2), the Pareto arms' margin
-    Delta+_k = min_{k' in P*, k' != k} min(M(k,k'), M(k',k)) (+inf alone, §6 P24; NaN off the front) and the
+    """(Delta*, Delta+, Delta) of PFIwR Sec. 3: distance to the front (2), the Pareto arms' margin
+    Delta+_k = min_{k' in P*, k' != k} min(M(k,k'), M(k',k)) (+inf alone, our decision; NaN off the front) and the
     problem complexity (5) Delta = min(min_{k not in P*} Delta*_k, min_{k in P*} Delta+_k)."""
     mu = np.asarray(means, dtype=float)
     Mm = dominance_matrix(mu)
@@ -142,7 +142,7 @@ def _events(arms: np.ndarray, C: np.ndarray, P2: np.ndarray, yhat: np.ndarray, w
                         choices=("practical", "theory")),
                   Param("c_beta", 0.0, "multiplier of beta_t (0: from the width preset)", low=0.0, high=100.0),
                   Param("T0", 0, "forced-exploration rounds (0: from the width preset)", low=0, high=10_000_000),
-                  Param("rho_rule", "corrected", "rho_t rule (§6 P6)", choices=("corrected", "paper")),
+                  Param("rho_rule", "corrected", "rho_t rule (our decision)", choices=("corrected", "paper")),
                   Param("select_rule", "uniform_front", "how to pick within the empirical front after T0",
                         choices=("uniform_front", "round_robin_front", "least_pulled_front"))),
           summary="Forced exploration, then pulls from the empirical front; eliminates and accepts with one width.")
@@ -202,11 +202,11 @@ class PFIwR(Algorithm):
         return f"exploitation: arm {self.last} from the empirical Pareto set {front} of the candidates"
 
     def _candidates(self) -> np.ndarray:
-        """A_{t-1} U P_{t-1}, sorted (never the eliminated arms, §6 P12)."""
+        """A_{t-1} U P_{t-1}, sorted (never the eliminated arms, our decision)."""
         return np.union1d(self.A, np.asarray(self.P, dtype=np.int64))
 
     def _kept_sums(self, t: int, lam: float) -> tuple[np.ndarray, np.ndarray, float]:
-        """G and B without the rounds dropped at round t (each dropped w.p. (1-p)^rho_t, §2.2)."""
+        """G and B without the rounds dropped at round t (each dropped w.p. (1-p)^rho_t, PFIwR Sec. 4.1)."""
         p = self.params["p"]
         q = (1 - p) ** rho_t(t, self.params["delta"], p, self.params["rho_rule"])
         n_drop = int(self.rng_est.binomial(t, q)) if q > 0 else 0
@@ -248,7 +248,7 @@ class PFIwR(Algorithm):
             self.cand = self._candidates()
             self.pos_A = np.searchsorted(self.cand, self.A)
             Mm = dominance_matrix(self.yhat[self.cand])
-        # empirical Pareto set of A_t U P_t on this round's estimates: where round t + 1 pulls (§6 P12)
+        # empirical Pareto set of A_t U P_t on this round's estimates: where round t + 1 pulls (our decision)
         self.front = self.cand[~((Mm <= 0) & (Mm.T > 0)).any(axis=1)]
         if len(self.A) == 0:
             self.done = True

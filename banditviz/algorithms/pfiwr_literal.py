@@ -1,9 +1,9 @@
-"""The literal estimator (6)-(10) of PFIwR (000_PFIwR.md §2.1), for the estimator inspector and tests.
+"""The literal estimator (6)-(10) of PFIwR (PFIwR Sec. 4.1), for the estimator inspector and tests.
 
 It builds every object of the paper explicitly: pseudo-actions h_s(m) and N_s (7), artificial context
 noise U on the unselected arms of the first |E_t| rounds (6), the IPW ridge estimate (8) solved as a
 weighted least-squares problem, the doubly-robust pseudo-rewards (9) and the all-arm Gram matrix V_t of
-the A.3 closed form of (10) (with the sum over k and + lambda_t I, §6 P1, P4).  §2.2 proves that the
+the A.3 closed form of (10) (with the sum over k and + lambda_t I, our decision).  PFIwR Sec. 4.1 proves that the
 result equals ridge regression on the selected arms with regulariser p lambda_t; `literal_estimate`
 returns the pieces so that a test (or the app) can check it.
 """

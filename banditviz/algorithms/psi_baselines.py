@@ -1,11 +1,11 @@
-"""Fixed-budget baselines of 001_PSI_linear.md §2.7, reconstructed from the authors' code ([EXTERNAL]).
+"""Fixed-budget baselines of LinPSI Sec. 5, reconstructed from the authors' code ([EXTERNAL]).
 
 They ignore the features and use per-arm sample means.  Decision (as for GEGE): the budget T is the
 ``budget`` parameter, or the engine's horizon when it is 0.
 
 * ``ege_sh`` (B1, Kone et al. 2024): ceil(log2 K) rounds; round r pulls every active arm
-  floor(T / (|A_r| ceil(log2 K))) times, CUMULATIVE means (the C++ version, §6 item 16), keeps the
-  ceil(|A_r|/2) smallest empirical gaps with GEGE's tie-break key (§6 item 14).  Needs T >= K ceil(log2 K).
+  floor(T / (|A_r| ceil(log2 K))) times, CUMULATIVE means (the C++ version, our decision), keeps the
+  ceil(|A_r|/2) smallest empirical gaps with GEGE's tie-break key (our decision).  Needs T >= K ceil(log2 K).
 * ``ege_sr`` (B2): successive rejects with n_k = ceil((T - K) / (lbar (K + 1 - k))), lbar = 1/2 + sum_{i=2}^K
   1/i; each phase accepts the empirically optimal arm with the largest gap or rejects the dominated one
   with the largest gap (reject on ties).  Needs T > K.
@@ -122,7 +122,7 @@ class EGESuccessiveRejects(EmpiricalIdentifier):
         self._next()
 
 
-@register("uniform_identify", paper="baseline (uniform allocation, 001 §2.7 B3)", task="identify",
+@register("uniform_identify", paper="baseline (uniform allocation, LinPSI Sec. 5 baselines B3)", task="identify",
           kinds=ID_KINDS, params=(BUDGET,), recommends_every_round=True,
           summary="Uniform allocation of the budget; answers the empirical Pareto set of the sample means.")
 class UniformIdentify(EmpiricalIdentifier):

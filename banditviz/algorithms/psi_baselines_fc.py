@@ -1,4 +1,4 @@
-"""Fixed-confidence baselines of 001_PSI_linear.md §2.7, reconstructed from the authors' code ([EXTERNAL]).
+"""Fixed-confidence baselines of LinPSI Sec. 5, reconstructed from the authors' code ([EXTERNAL]).
 
 * ``ape`` (B4, Kone et al. 2023): pairwise bonuses beta_ij = sigma sqrt(2 (2 C_g + ln(1 + ln T_i) +
   ln(1 + ln T_j)) (1/T_i + 1/T_j)), C_g = ln(1/delta)/2 + max(ln(ln(1/delta)/2), 0) (the code's empirical
@@ -28,7 +28,7 @@ DELTA = Param("delta", 0.01, "confidence: P(wrong answer) <= delta", low=1e-9, h
 
 
 def c_g(delta: float) -> float:
-    """C_g(delta) = ln(1/delta)/2 + max(ln(ln(1/delta)/2), 0) (001 §2.7 B4)."""
+    """C_g(delta) = ln(1/delta)/2 + max(ln(ln(1/delta)/2), 0) (LinPSI Sec. 5 baselines)."""
     half = math.log(1 / delta) / 2
     return half + max(math.log(half), 0.0) if half > 0 else 0.0
 
@@ -82,7 +82,7 @@ class RowMin:
 
 
 class _PairwiseBonus(EmpiricalIdentifier):
-    """Display box of the pairwise-bonus algorithms: beta_ii / sqrt(2) (001 §5)."""
+    """Display box of the pairwise-bonus algorithms: beta_ii / sqrt(2) (LinPSI Sec. 3)."""
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         self.cg = c_g(self.params["delta"])

@@ -1,8 +1,8 @@
-"""Shared machinery of the Pareto set identification algorithms (000_PFIwR.md, 001_PSI_linear.md).
+"""Shared machinery of the Pareto set identification algorithms (PFIwR, LinPSI).
 
 * `features_of`: arm features from the `Problem` (K x h for linear instances; canonical e_k for fixed
-  means, the reduction of 001 §2.5 "Relation to EGE-SH" and 000 §1.1).
-* `dominance_matrix`, `empirical_gaps`: the primitives of 001 §2.0 (P1)-(P3) on estimated means.
+  means, the reduction of LinPSI Sec. 3.2, Alg. 2 "Relation to EGE-SH" and PFIwR Sec. 3).
+* `dominance_matrix`, `empirical_gaps`: the primitives of LinPSI Sec. 2.1 on estimated means.
 * `BatchedIdentifier`: an identification algorithm that plans its pulls a batch (phase, racing round)
   at a time.  The engine drives it pull by pull: ``select`` pops the next planned arm, ``update``
   accumulates, and the batch is processed right after its last pull.  It keeps the per-arm status
@@ -31,7 +31,7 @@ def features_of(problem: Problem) -> np.ndarray:
 
 
 def dominance_matrix(mu: np.ndarray) -> np.ndarray:
-    """Mm[i, j] = M(i, j) = max_c (mu_i - mu_j)(c) (001 §2.0 P1); m(i, j) = -Mm[i, j]."""
+    """Mm[i, j] = M(i, j) = max_c (mu_i - mu_j)(c) (LinPSI Sec. 2.1); m(i, j) = -Mm[i, j]."""
     Mm = mu[:, None, 0] - mu[None, :, 0]
     for c in range(1, mu.shape[1]):
         np.maximum(Mm, mu[:, None, c] - mu[None, :, c], out=Mm)
@@ -39,15 +39,15 @@ def dominance_matrix(mu: np.ndarray) -> np.ndarray:
 
 
 def empirical_gaps(mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(gaps, S): the empirical PSI gaps of eq. (5) (j-index fix of 001 §6.1) and the empirical Pareto
-    set of the rows of ``mu`` (Pareto dominance, 001 §6.2)."""
+    """(gaps, S): the empirical PSI gaps of eq. (5) (j-index fix: our decision for LinPSI) and the empirical
+    Pareto set of the rows of ``mu`` (Pareto dominance, our decision for LinPSI)."""
     S = pareto_mask(mu)
     return psi_gaps(mu, S), S
 
 
 def halving_order(A: np.ndarray, gaps: np.ndarray, S: np.ndarray) -> np.ndarray:
     """Positions of the arms A sorted for keeping: by gap rounded to 12 decimals, then empirically optimal
-    before dominated, then index (the exact tie-break key of 001 §6 item 14)."""
+    before dominated, then index (the exact tie-break key: our decision for LinPSI)."""
     return np.lexsort((A, ~S, np.round(gaps, 12)))
 
 
@@ -169,7 +169,7 @@ class BatchedIdentifier(Algorithm):
 class EmpiricalIdentifier(BatchedIdentifier):
     """Unstructured baselines: per-arm reward sums and sample means (features ignored).  Their boxes are
     display-only and computed when a snapshot is taken: Hoeffding mu_hat_i +- sigma sqrt(2 log(2 L K /
-    0.05) / T_i) (001 §5) unless a subclass overrides `display_half`."""
+    0.05) / T_i) (LinPSI Sec. 3) unless a subclass overrides `display_half`."""
 
     BOX_DELTA = 0.05
 

@@ -1,16 +1,16 @@
 """Risk-averse Pareto set identification in the (mean, mean-variance) plane: RAMGapE and its baselines.
 
 Nonaga, Tabata, Mizuno, Komatsuzaki, "Risk-Averse Best Arm Set Identification with Fixed Budget and
-Fixed Confidence" (004_risk_averse.md). Objectives: mean mu (maximise) and xi = (sigma^2 - rho mu)/(3 + rho)
+Fixed Confidence" (RAMGapE). Objectives: mean mu (maximise) and xi = (sigma^2 - rho mu)/(3 + rho)
 (minimise); the learner is told rho through ``problem.params["rho"]``.
 
-Shared machinery (§2.0): sufficient statistics (T_i, sum X, sum X^2), plug-in variance (÷T, clipped at 0,
+Shared machinery (RAMGapE Sec. 3): sufficient statistics (T_i, sum X, sum X^2), plug-in variance (÷T, clipped at 0,
 A7), one width beta_i for both axes (square boxes, Eq. 8), fixed-confidence width
 sqrt((4/T) ln(8K (log2 T)^2 / delta)) or fixed-budget width sqrt(a/T) with a = (n - 2K) eps^2/(16K) and
 n = ``problem.horizon`` (Eq. 9), the gap index V_i (Eq. 4), m_t = argmax V_i and p_t its competitor (Eq. 6-7),
 the empirical Pareto set D_hat (strict dominance, Def. 2.1), which every algorithm recommends every round.
 
-Decisions (spec §6): ``init_pulls`` = 2 pulls per arm, in order 0..K-1 twice (A1); ties go to the lowest
+Decisions (our decisions): ``init_pulls`` = 2 pulls per arm, in order 0..K-1 twice (A1); ties go to the lowest
 index, and RAMGapE pulls m_t when T_m = T_p (A2); every fixed-confidence algorithm stops as soon as
 V(t) < epsilon once all arms are initialised, checked after each sample (after each pair for RA-LUCB) (A4);
 the engine's horizon is the fixed-budget n and the fixed-confidence safety cap (A13); two-pull algorithms
@@ -20,7 +20,7 @@ taken over the arms pulled so far and V is undefined (NaN).
 
 `RoundState` (after the update of round t): estimates (mu_hat, -xi_hat); square boxes lower/upper in that
 orientation; status ACCEPTED (in D_hat, V_i < eps), REJECTED (not in D_hat, V_i < eps), CANDIDATE (in
-D_hat, otherwise), ACTIVE (the rest) -- the display logic of Theorem B.11 (§5); ``front`` = D_hat.
+D_hat, otherwise), ACTIVE (the rest) -- the display logic of Theorem B.11 (our drawing); ``front`` = D_hat.
 Extras: "V" (gap indices with the current statistics, which the stopping rule and the next selection
 use), "V_max", "m_t", "p_t" and "pulled_which" ("m", "p" or None) of the selection made at round t, "beta",
 plus each baseline's own overlay (listed in its docstring).
@@ -43,7 +43,7 @@ CONFIDENCE, BUDGET = "confidence", "budget"
 
 
 def gap_index(mu: np.ndarray, xi: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(V, arg, D_hat) of Eq. 4 and 7 for K >= 2 arms with boxes of half-width b (§2.0, vectorised O(K^2)).
+    """(V, arg, D_hat) of Eq. 4 and 7 for K >= 2 arms with boxes of half-width b (RAMGapE Sec. 3, vectorised O(K^2)).
 
     ``arg[i]`` is the arm realising V_i (so p_t = arg[m_t]); argmax/argmin break ties by lowest index.
     """
@@ -80,7 +80,7 @@ EPSILON_FB = Param("epsilon", risk.DEFAULT_EPSILON, "tolerance epsilon > 0 (sets
 DELTA = Param("delta", risk.DEFAULT_DELTA, "risk delta of the fixed-confidence width", low=1e-12, high=0.999)
 A_PARAM = Param("a", None, "fixed-budget exploration constant a > 0 (empty: (n - 2K) eps^2 / (16 K), "
                 "Theorem B.7)", low=0.0, high=1e6, low_open=True)
-INIT = Param("init_pulls", 2, "pulls of every arm before adaptive sampling (2 in the paper, §6 A1)", low=2, high=100)
+INIT = Param("init_pulls", 2, "pulls of every arm before adaptive sampling (2 in the paper)", low=2, high=100)
 REGIME = Param("regime", CONFIDENCE, "fixed confidence (stop when V(t) < epsilon) or fixed budget (n = horizon)",
                choices=(CONFIDENCE, BUDGET))
 FC_PARAMS = (EPSILON, DELTA, INIT)
@@ -89,7 +89,7 @@ BOTH_PARAMS = (REGIME, EPSILON, DELTA, A_PARAM, INIT)
 
 
 class _RiskAverse(Algorithm):
-    """Shared state and machinery (§2.0); subclasses implement `_choose` (the adaptive selection)."""
+    """Shared state and machinery (RAMGapE Sec. 3); subclasses implement `_choose` (the adaptive selection)."""
 
     REGIME: ClassVar[str | None] = None  # fixed regime, or None to read the "regime" parameter
 
