@@ -104,4 +104,4 @@ class EffectiveFrontSampler:
                 decided[r] = self.is_effective(U, r, tol_abs, err)
             if decided[r]:
                 return int(front[k])
-        raise RuntimeError("effective front: no effective arm found, which Lemma 6 of 002 rules out")
+        raise RuntimeError("effective front: no effective arm found, which MOL-TS Lemma 6 rules out")
