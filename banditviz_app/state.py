@@ -38,6 +38,7 @@ DEFAULT_FOR_KIND = {"means": "pareto_ucb1", "linear": "pareto_ucb1", "contextual
 APP_SCRIPT = Path(__file__).resolve().parents[1] / "app.py"
 GENERATOR_ARGS = {"K", "L", "d", "seed", "sigma"}
 _KEY = "bv_setting"
+PRESENT = "bv_present"  # presentation mode (Watch page), kept in the link as ``present=1``
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,7 @@ def init_session() -> None:
     if _KEY in st.session_state:
         return
     st.session_state[_KEY], refused = read_query(st.query_params.to_dict())
+    st.session_state[PRESENT] = st.query_params.get("present") == "1"
     if refused:
         st.session_state["bv_url_refused"] = refused
     st.session_state["bv_version"] = 0
@@ -308,6 +310,8 @@ def sync_url() -> None:
     """Write the current setting into the address bar: after every change, and after each page run (a page
     switch may clear the query string)."""
     wanted = to_query(current())
+    if st.session_state.get(PRESENT):
+        wanted["present"] = "1"
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
 

@@ -1,4 +1,8 @@
-"""App latency: time from pressing Run on the Watch page to the new figure being drawn, measured in Chromium.
+"""App latency in Chromium: time to first motion of the Watch page, and from pressing Run to the new figure.
+
+Time to first motion: from the page's first paint to the first change of the drawn figure (the first screen
+plays by itself), on a first visit (fresh browser context; the server's run cache already warm from an
+earlier visit) and on a reload (the browser holds the app's scripts). Target (issue 14): under 2 s.
 
 Two settings: the default Watch run (preset "default", pareto_ucb1, T = 2,000, 200 snapshots) and a 3D run
 (preset "default_3d", same algorithm and horizon). Each press uses a fresh seed, so nothing comes from the
@@ -25,6 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("browser_conftest", ROOT / "tests" / "browser" / "conftest.py")
 harness = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(harness)  # the browser tests' server harness (free port, health check, clean stop)
+_spec = importlib.util.spec_from_file_location("watch_player", ROOT / "tests" / "browser" / "test_watch_player.py")
+player_tests = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(player_tests)  # the Watch player test's probes (first paint, first motion)
 
 # Every frame's drawn data (the figure autoplays, so the data on screen changes without a new run).
 FIGURE_FRAMES = ("() => JSON.stringify(document.querySelector('.js-plotly-plot')._transitionData._frames"
@@ -53,11 +60,44 @@ def press_run(page, seed: int) -> float:
     return time.perf_counter() - start
 
 
+def first_motion(page, url: str, reload: bool) -> float:
+    """Seconds from the first paint to the first change of the drawn Watch figure."""
+    if reload:
+        page.reload()
+    else:
+        page.goto(url)
+    page.wait_for_function("() => window.__firstMotion !== null && window.__firstMotion !== undefined",
+                           timeout=120_000)
+    return (page.evaluate("() => window.__firstMotion") - page.evaluate(player_tests.FIRST_PAINT)) / 1000
+
+
+def motion_report(browser, url: str) -> None:
+    """Median time to first motion over three first visits and three reloads (printed)."""
+    probe = f"document.addEventListener('DOMContentLoaded', {player_tests.MOTION_PROBE})"
+    warmup = browser.new_page(viewport={"width": 1366, "height": 768})
+    warmup.goto(url)
+    warmup.wait_for_selector(".js-plotly-plot", timeout=120_000)  # the server's cache holds the default run
+    warmup.close()
+    first, again = [], []
+    for _ in range(PRESSES):
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        page = context.new_page()
+        page.add_init_script(probe)
+        first.append(first_motion(page, url, reload=False))
+        again.append(first_motion(page, url, reload=True))
+        context.close()
+    for label, times in (("first visit", first), ("reload", again)):
+        t = statistics.median(times)
+        verdict = "met" if t < 2 else "NOT met"
+        print(f"time to first motion after first paint, {label}: {t:.2f} s (target 2 s: {verdict})")
+
+
 def main() -> int:
     executable = shutil.which("chromium") or "/usr/bin/chromium"
     results = {}
     with harness.streamlit_server() as (url, _), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, headless=True, args=harness.CHROMIUM_ARGS)
+        motion_report(browser, url)
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         for label, preset in SETTINGS.items():
             page.goto(f"{url}/?preset={preset}&alg=pareto_ucb1&T=2000&seed=0")

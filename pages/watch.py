@@ -1,60 +1,75 @@
-"""Watch: one algorithm on the current instance, animated round by round, with a round inspector."""
+"""Watch: one algorithm on the current instance, played round by round in the browser.
 
-import numpy as np
-import pandas as pd
+The figure and its playback bar on the left, the explanation of the round on screen beside it, the
+per-arm table of that same round below; all of them follow the one player (`banditviz_app.player`).
+"""
+
+import json
+from dataclasses import replace
+
 import streamlit as st
-import streamlit.components.v1 as components
 
 import banditviz
 from banditviz import guarantees
-from banditviz_app import charts, forms, runs, state
+from banditviz_app import charts, forms, player, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
-# Presses the figure's own play button once its frames are loaded: the first screen of a session moves by
-# itself (a fixed script with no user data; the component's iframe shares the page's origin). The 1.5 s wait
-# lets Streamlit finish drawing the chart: an animation started during that redraw cannot be paused
-# (measured in Chromium: pause then has no effect).
-AUTOPLAY = """<script>
-function press(triesLeft) {
-  const gd = window.parent.document.querySelector('.js-plotly-plot');
-  const frames = gd && gd._transitionData && gd._transitionData._frames;
-  const button = gd && gd.querySelector('.updatemenu-button');
-  if (frames && frames.length > 1 && button) {
-    setTimeout(() => button.dispatchEvent(new MouseEvent('click', {bubbles: true})), 1500);
-  } else if (triesLeft > 0) {
-    setTimeout(() => press(triesLeft - 1), 250);
-  }
-}
-press(120);
-</script>"""
+PLAYER = "bv_watch"
+NO_RACE = "(no race)"
+# Static styles. Normal: the page starts below Streamlit's header, so the figure's title is not hidden under it.
+# Presentation mode: no sidebar, header or toolbar, larger text, the whole width for the figure.
+PAGE_CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:3.6rem}</style>"
+PRESENT_CSS = ("<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],[data-testid='stHeader'],"
+               "[data-testid='stToolbar'],[data-testid='stExpandSidebarButton']{display:none!important}"
+               "html{font-size:20px}[data-testid='stMainBlockContainer']{padding-top:.8rem!important;"
+               "max-width:100%!important}.bv-explain{font-size:1.3rem}</style>")
 
 setting = state.current()
 inst = setting.instance
-st.markdown("## Watch an algorithm learn")
-st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {inst.K} arms, {inst.L} objectives "
-           f"({inst.kind}). Change it on the Design page. ▶ play, ❚❚ pause and the round slider are under the figure.")
-notes = st.container()  # the run's guarantee warnings (and lambda_min for a lexicographic run), once it is known
+left, right = st.columns([0.74, 0.26], gap="small")
 
-with st.expander("Algorithm, parameters, horizon and seed", expanded=False):
-    name = forms.algorithm_picker(inst.kind, setting.algorithm, key="watch")
-    spec = banditviz.get_algorithm(name)
-    with st.form("watch_form", border=False):
-        params = forms.params_form_fields(spec, setting.params if name == setting.algorithm else {}, "watch_p")
-        horizon, seed = forms.horizon_seed_fields(setting, "watch")
-        submitted = st.form_submit_button("Run", type="primary")
-    if submitted:
-        try:
-            setting = state.set_run(algorithm=name, params=params, horizon=horizon, seed=seed)
-        except ValueError as exc:
-            state.show_error(exc)
+with right:
+    st.markdown("**Watch an algorithm learn**")
+    present = st.toggle("Presentation mode", value=bool(st.session_state.get(state.PRESENT)), key="watch_present",
+                        help="For a projector: no sidebar or toolbar, larger text and figure. The link keeps it "
+                             "(present=1).")
+    st.session_state[state.PRESENT] = present
+    st.html(PRESENT_CSS if present else PAGE_CSS)
+    player.explanation(PLAYER)
+    st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {inst.K} arms, {inst.L} objectives "
+               f"({inst.kind}); change it on the Design page. Keys: space plays or pauses, the arrows step.")
+    notes = st.container()  # the run's guarantee warnings (and lambda_min for a lexicographic run), once it is known
+    rivals = [NO_RACE, *(n for n in forms.compatible(inst.kind) if n != setting.algorithm)]
+    if st.session_state.get("watch_race") not in rivals:
+        st.session_state["watch_race"] = NO_RACE  # the rival no longer fits the instance, or is now the algorithm
+    rival = st.selectbox("Race against", rivals, key="watch_race",
+                         help="A second algorithm (paper defaults) on the same instance, horizon and seed, so it "
+                              "sees the same noise; drawn beside the first and played by the same controls.")
+    rival = None if rival == NO_RACE else rival
+    with st.expander("Algorithm, parameters, horizon and seed", expanded=False):
+        name = forms.algorithm_picker(inst.kind, setting.algorithm, key="watch")
+        spec = banditviz.get_algorithm(name)
+        with st.form("watch_form", border=False):
+            params = forms.params_form_fields(spec, setting.params if name == setting.algorithm else {}, "watch_p")
+            horizon, seed = forms.horizon_seed_fields(setting, "watch")
+            submitted = st.form_submit_button("Run", type="primary")
+        if submitted:
+            try:
+                setting = state.set_run(algorithm=name, params=params, horizon=horizon, seed=seed)
+            except ValueError as exc:
+                state.show_error(exc)
+    if rival == setting.algorithm:  # just chosen as the algorithm itself
+        rival = None
 
 try:
     with st.spinner("Running..."):
+        height = runs.PRESENT_HEIGHT if present else runs.WATCH_HEIGHT
         trace = runs.run_setting(setting)
-        fig = runs.animation(setting)
+        fig = runs.race(setting, rival, height) if rival else runs.animation(setting, height)
 except ValueError as exc:
-    state.show_error(exc)
+    with left:
+        state.show_error(exc)
     st.stop()
 
 with notes:
@@ -64,50 +79,38 @@ with notes:
     if banditviz.get_algorithm(trace.algorithm).task == "lexicographic" and note:
         st.caption(note)
 
-charts.show(fig, key="watch_figure")
-if not st.session_state.get("watch_autoplayed"):
+with left:
+    with player.chart_container(PLAYER):
+        charts.show(fig, key="watch_figure")
+    # The first screen of a session plays by itself.
+    first = not st.session_state.get("watch_autoplayed")
+    player.controls(PLAYER, run_id=json.dumps([state.to_query(setting), rival, height]), autoplay=first)
     st.session_state["watch_autoplayed"] = True
-    components.html(AUTOPLAY, height=0)
-
-outcome = f"Played {trace.rounds:,} rounds"
-if trace.stopped_at is not None:
-    outcome += f", stopped at round {trace.stopped_at:,}"
-if trace.recommendation is not None:
-    names = ", ".join(inst.arm_names[i] for i in trace.recommendation)
-    outcome += f"; recommended: {names}"
-    if runs.correct(trace) == 1.0:
-        outcome += " (the true Pareto set)"
-    elif runs.correct(trace) == 0.0:
-        outcome += " (not the true Pareto set)"
-totals = {label: trace.metrics[key].sum() for key, label in runs.REGRET_LABELS.items() if key in trace.metrics}
-if totals:
-    outcome += "; " + ", ".join(f"{label} {value:.4g}" for label, value in totals.items())
-st.markdown(state.plain(outcome + "."))
 
 
-
-@st.fragment
-def round_inspector(trace: banditviz.Trace) -> None:
-    """A table of the arms at one snapshot round and what the algorithm said it did (reruns only itself)."""
-    inst = trace.instance
-    st.subheader("Round inspector")
-    rounds = trace.snapshot_rounds.tolist()
-    pick = st.select_slider("Round", options=rounds, value=rounds[-1], key=f"watch_round_{rounds[-1]}_{len(rounds)}")
-    snap, truth = trace.snapshots[rounds.index(pick)], trace.truth_at(rounds.index(pick))
-    table = pd.DataFrame({"arm": list(inst.arm_names), "status": snap.status_names, "pulls": snap.counts})
-    for j, obj in enumerate(inst.objective_names):
-        table[f"estimate {obj}"] = inst.display(snap.estimates)[:, j]
-        table[f"width {obj}"] = snap.upper[:, j] - snap.lower[:, j]
-        if truth is not None:
-            table[f"true {obj}"] = inst.display(truth)[:, j]
-    table["pulled now"] = np.arange(inst.K) == (snap.pulled if snap.pulled is not None else -1)
-    numbers = {c: st.column_config.NumberColumn(c, format="%.3f") for c in table.columns[3:-1]}
-    st.dataframe(table, hide_index=True, key="watch_table", column_config=numbers)
-    st.markdown(f"**What {state.plain(trace.algorithm)} did at round {pick}:**")
-    for sentence in snap.events or ("(no event recorded at this round)",):
-        st.text("• " + sentence)
+def outcome(trace: banditviz.Trace) -> str:
+    """One sentence on how a run ended: rounds, stopping, recommendation, total regrets."""
+    text = f"{trace.algorithm} played {trace.rounds:,} rounds"
+    if trace.stopped_at is not None:
+        text += f", stopped at round {trace.stopped_at:,}"
+    if trace.recommendation is not None:
+        text += "; recommended: " + ", ".join(inst.arm_names[i] for i in trace.recommendation)
+        if runs.correct(trace) == 1.0:
+            text += " (the true Pareto set)"
+        elif runs.correct(trace) == 0.0:
+            text += " (not the true Pareto set)"
+    totals = {label: trace.metrics[key].sum() for key, label in runs.REGRET_LABELS.items() if key in trace.metrics}
+    if totals:
+        text += "; " + ", ".join(f"{label} {value:.4g}" for label, value in totals.items())
+    return state.plain(text + ".")
 
 
-round_inspector(trace)
+with right:
+    st.markdown(outcome(trace))
+    if rival:
+        st.markdown(outcome(runs.run_setting(replace(setting, algorithm=rival, params={}))))
+
+st.markdown("**The arms at the round on screen**")
+player.table(PLAYER)
 st.download_button("Download the trace (CSV)", runs.tidy(trace).to_csv(index=False),
                    file_name=f"trace_{trace.algorithm}_seed{trace.seed}.csv", mime="text/csv")

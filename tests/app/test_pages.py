@@ -50,6 +50,11 @@ def charts(at: AppTest) -> list:
     return at.get("plotly_chart")
 
 
+def watch_meta(at: AppTest) -> dict:
+    """What the Watch figure gives its player (AppTest does not run the player's script)."""
+    return json.loads(charts(at)[0].proto.spec)["layout"]["meta"]["bv"]
+
+
 def button(at: AppTest, label: str):
     return next(b for b in at.button if b.label == label)
 
@@ -64,7 +69,7 @@ def test_watch_renders_the_default_run_and_writes_the_url():
     assert not errors(at)
     assert len(charts(at)) == 1
     assert qp(at, "alg") == "pareto_ucb1" and qp(at, "T") == "150"
-    assert "Played 150 rounds" in at.markdown[1].value.replace("\\", "")
+    assert any("played 150 rounds" in m.value.replace("\\", "") for m in at.markdown)
 
 
 def test_watch_run_button_applies_seed_and_algorithm():
@@ -76,9 +81,9 @@ def test_watch_run_button_applies_seed_and_algorithm():
     s = setting(at)
     assert (s.seed, s.algorithm) == (7, "uniform")
     assert qp(at, "seed") == "7" and qp(at, "alg") == "uniform"
-    # the round inspector follows: round-robin pulls each arm equally often
-    table = table_with(at, "pulls")
-    assert table["pulls"].max() - table["pulls"].min() <= 1
+    # the player's per-arm table follows: round-robin pulls each arm equally often
+    pulls = [int(row[2]) for row in watch_meta(at)["table"]["rows"][-1]]
+    assert watch_meta(at)["table"]["columns"][2] == "pulls" and max(pulls) - min(pulls) <= 1
 
 
 def test_watch_parameter_form_comes_from_the_registry():
@@ -93,11 +98,28 @@ def test_watch_parameter_form_comes_from_the_registry():
     assert json.loads(qp(at, "p")) == {"epsilon": 0.5}
 
 
-def test_watch_round_inspector_explains_a_round():
+def test_watch_player_explains_each_round():
+    meta = watch_meta(open_page("watch"))
+    said = meta["explain"][meta["rounds"].index(5)]
+    assert any("initialisation" in t and "arm 4" in t for t in said)
+    assert len(meta["explain"]) == len(meta["phase"]) == len(meta["table"]["rows"]) == len(meta["rounds"])
+
+
+def test_watch_races_a_second_algorithm_on_the_same_noise():
     at = open_page("watch")
-    at.select_slider[0].set_value(5).run()
-    texts = [t.value for t in at.text]
-    assert any("initialisation" in t and "arm 4" in t for t in texts)
+    at.selectbox(key="watch_race").set_value("uniform").run()
+    assert not at.exception and not errors(at)
+    assert len(charts(at)) == 1
+    said = " ".join(" ".join(s) for s in watch_meta(at)["explain"])
+    assert "A: " in said and "B: round robin" in said
+    assert any("uniform played 150 rounds" in m.value.replace("\\", "") for m in at.markdown)
+
+
+def test_watch_presentation_mode_is_kept_in_the_link():
+    at = open_page("watch", {**SMALL, "present": "1"})
+    assert at.toggle(key="watch_present").value and qp(at, "present") == "1"
+    at.toggle(key="watch_present").set_value(False).run()
+    assert qp(at, "present") is None
 
 
 def warnings(at: AppTest) -> list[str]:
@@ -143,7 +165,7 @@ def test_a_link_with_an_instance_reproduces_the_run():
     query = {"inst": state.compact_json(inst), "alg": "pareto_ts", "T": "120", "seed": "3"}
     first, second = open_page("watch", query), open_page("watch", query)
     assert setting(first).instance == inst and setting(first).seed == 3
-    assert table_with(first, "pulls").equals(table_with(second, "pulls"))
+    assert watch_meta(first)["table"] == watch_meta(second)["table"]
 
 
 # ---------------------------------------------------------------------- Design
@@ -299,7 +321,7 @@ def test_sessions_are_isolated():
     a = open_page("watch", {**SMALL, "seed": "1"})
     b = open_page("watch", {**SMALL, "seed": "2"})
     assert setting(a).seed == 1 and setting(b).seed == 2
-    assert not table_with(a, "pulls").equals(table_with(b, "pulls"))
+    assert watch_meta(a)["table"] != watch_meta(b)["table"]
 
 
 @pytest.mark.parametrize("preset, algorithm", [

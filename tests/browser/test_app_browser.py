@@ -12,7 +12,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 FIGURE = ".js-plotly-plot"
-SLIDER_ACTIVE = "() => document.querySelector('.js-plotly-plot')._fullLayout.sliders[0].active"
+SLIDER_ACTIVE = "() => Number(document.querySelector('.bv-bar input[type=range]').value)"  # the Watch player
 FIGURE_DATA = "() => JSON.stringify(document.querySelector('.js-plotly-plot').data.map(t => [t.x, t.y]))"
 # Every animation frame's drawn data: the whole run as the browser holds it, whatever frame is on screen.
 FIGURE_FRAMES = ("() => JSON.stringify(document.querySelector('.js-plotly-plot')._transitionData._frames"
@@ -49,12 +49,12 @@ def test_watch_default_run_plays(page, server, screenshot):
     slider_passes(page, 5)  # the first screen moves by itself
     assert page.evaluate(FIGURE_DATA) != data_first  # the drawn estimates and boxes moved
     screenshot(page, "watch_playing")
-    page.locator(".updatemenu-button", has_text="pause").first.click()
+    page.locator(".bv-bar button", has_text="pause").click()
     page.wait_for_timeout(500)
     paused = page.evaluate(SLIDER_ACTIVE)
     page.wait_for_timeout(1000)
     assert page.evaluate(SLIDER_ACTIVE) == paused
-    page.locator(".updatemenu-button", has_text="play").first.click()
+    page.locator(".bv-bar button", has_text="play").click()
     slider_passes(page, paused + 5)
     screenshot(page, "watch_full", height=2600)
 

