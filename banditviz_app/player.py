@@ -162,13 +162,14 @@ SCRIPT = r"""
     return Promise.all(jobs);
   }
 
-  function setPlaying(on) {
+  // lead: how many milliseconds of playing time have already passed (p.ms: the next frame is due at once)
+  function setPlaying(on, lead = 0) {
     p.playing = on;
     p.gen += 1;
     clearTimeout(p.timer);
     drawText();
     if (on) {
-      p.clock = {frame: p.frame, t: performance.now()};
+      p.clock = {frame: p.frame, t: performance.now() - lead};
       loop(p.gen);
     }
   }
@@ -189,10 +190,10 @@ SCRIPT = r"""
     p.timer = setTimeout(() => loop(gen), Math.max(0, next - performance.now()));
   }
 
-  function play() {
+  function play(lead = 0) {
     if (p.n < 2) return;
     if (p.frame >= p.n - 1) show(0);  // play at the end starts again
-    setPlaying(true);
+    setPlaying(true, lead);
   }
   const pause = () => setPlaying(false);
   const step = (d) => { pause(); show(p.frame + d); };
@@ -229,9 +230,17 @@ SCRIPT = r"""
       p.meta = meta;
       p.n = n;
       drawTicks();
-      if (!fresh) p.frame = 0;
-      show(p.frame);
-      if (fresh && p.autoplay) { p.autoplay = false; play(); }
+      if (fresh && p.frame === 0) {  // a new chart already draws frame 0
+        drawText();
+        gds.forEach((gd) => p.seen.set(gd, gd.data));
+      } else {
+        p.frame = 0;
+        show(0);
+      }
+      if (fresh && p.autoplay) {  // the first screen moves at once: frame 1 is due now
+        p.autoplay = false;
+        play(p.ms);
+      }
       return;
     }
     if (gds.some((gd) => p.seen.get(gd) !== gd.data) && !p.playing) show(p.frame);

@@ -34,8 +34,8 @@ player_tests = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(player_tests)  # the Watch player test's probes (first paint, first motion)
 
 # Every frame's drawn data (the figure autoplays, so the data on screen changes without a new run).
-FIGURE_FRAMES = ("() => JSON.stringify(document.querySelector('.js-plotly-plot')._transitionData._frames"
-                 ".map(f => [f.name, (f.data || []).map(t => [t.x, t.y])]))")
+FIGURE_FRAMES = ("() => { const f = document.querySelector('.js-plotly-plot')?._transitionData?._frames;"
+                 " return f ? JSON.stringify(f.map(g => [g.name, (g.data || []).map(t => [t.x, t.y])])) : null; }")
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 SETTINGS = {"default (2D)": "default", "3D": "default_3d"}
 PRESSES = 3
@@ -55,7 +55,7 @@ def press_run(page, seed: int) -> float:
     page.get_by_role("spinbutton", name="Seed").fill(str(seed))
     start = time.perf_counter()
     page.get_by_role("button", name="Run").click()
-    page.wait_for_function(f"(old) => ({FIGURE_FRAMES[6:]}) !== old", arg=old, timeout=120_000)
+    page.wait_for_function(f"(old) => ![null, old].includes(({FIGURE_FRAMES})())", arg=old, timeout=120_000)
     page.wait_for_function(IDLE, timeout=120_000)
     return time.perf_counter() - start
 
