@@ -1,4 +1,4 @@
-"""Selectbox labels of algorithms and presets: whole names, short balanced citations (issue 14)."""
+"""Selectbox labels of algorithms and presets: whole names, short balanced citations."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def balanced(text: str) -> bool:
 
 @pytest.mark.parametrize("paper, short", [
     ("Kone, Kaufmann & Richert (AISTATS 2025)", "Kone et al. (AISTATS 2025)"),
-    ("baseline (uniform allocation, 001 §2.7 B3)", "baseline (uniform allocation, 001 §2.7 B3)"),
+    ("baseline (uniform allocation, LinPSI Sec. 5)", "baseline (uniform allocation, LinPSI Sec. 5)"),
     ("baseline (uniform allocation)", "baseline (uniform allocation)"),
     ("Drugan & Nowé (IJCNN 2013)", "Drugan & Nowé (IJCNN 2013)"),
     ("Park, Ann & Oh, Thompson Sampling for Multi-Objective Linear Contextual Bandit (NeurIPS 2025)",

@@ -1,4 +1,4 @@
-"""Reproduction of 003_lexicographic.md §4.5: deterministic checks T1-T7 and statistical checks S1-S5.
+"""Reproduction of LexMOSLB Sec. 4: deterministic checks T1-T7 and statistical checks S1-S5.
 
 Statistical sizes (marked ``slow``): the spec's CI size, 10 seeds (0-9) x T = 20,000 rounds, width scale
 c = 0.1, noise one N(0, 1) row per round (`round_noise_run`, the spec's calibration convention), on both
@@ -48,7 +48,7 @@ def _means(table: str) -> np.ndarray:
 def test_t1_arm_1_is_the_lexicographic_optimum(table):
     mu = _means(table)
     assert pareto.lex_optimal(mu).tolist() == [0]
-    assert pareto.pareto_mask(mu)[0]  # a lex optimum is Pareto optimal (§1.2)
+    assert pareto.pareto_mask(mu)[0]  # a lex optimum is Pareto optimal (LexMOSLB Sec. 1)
     weights = 1e-3 ** np.arange(5)  # and maximises the scalarisation sum eps^(i-1) mu^i for small eps
     assert int(np.argmax(mu @ weights)) == 0
 

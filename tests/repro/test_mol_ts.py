@@ -1,11 +1,11 @@
-"""Reproduction checks of 002_MOL_TS.md §7 (Park, Ann & Oh, NeurIPS 2025).
+"""Reproduction checks of our checks of MOL-TS, Sec. 3 (Park, Ann & Oh, NeurIPS 2025).
 
-§7.1 (deterministic): the Figure-1 toy example (fronts, both agents' regrets and totals), the worked
+our exact checks (deterministic): the Figure-1 toy example (fronts, both agents' regrets and totals), the worked
 effective-gap example and the hand cases, the engine's per-round regrets on random inputs, the constants.
-§7.2 (statistical, ``slow``): the paper's claims C1, C2 and C5 on the main preset (K = 50, d = 5, L = 4,
+Statistical checks (``slow``): the paper's claims C1, C2 and C5 on the main preset (K = 50, d = 5, L = 4,
 alpha = 0.1, instances = seeds 0-9, common random numbers), scaled down from the spec's T = 2,000 to
 T = 1,000 (about 130 CPU seconds for the 40 runs); the spec's thresholds are kept (factor 0.5 on effective
-regret, paired wins >= 8/10).  Our values, mean over the 10 instances (T = 1,000 | T = 2,000, spec's §6.4b
+regret, paired wins >= 8/10).  Our values, mean over the 10 instances (T = 1,000 | T = 2,000, our calibration runs
 at T = 2,000 in brackets):
 
 * EPR: MOL-TS 16.4 | 20.3 [17.4], MOL-TS M=1 18.5 | 23.0 [23.3], MOL-UCB 40.3 | 70.3 [77.1],
@@ -31,9 +31,9 @@ def regrets(means, arm) -> tuple[float, float]:
     return out["pareto_regret"], out["effective_regret"]
 
 
-# ---------------------------------------------------------------- §7.1.1 Figure 1
+# ---------------------------------------------------------------- our exact checks Figure 1
 def test_figure1_fronts_per_round():
-    """§2.7: P = {1,2,3}, {1,2,4}, {1,2,3} and C = {1,3}, {1,2,4}, {1,2} (1-based arm numbers)."""
+    """MOL-TS Fig. 1: P = {1,2,3}, {1,2,4}, {1,2,3} and C = {1,3}, {1,2,4}, {1,2} (1-based arm numbers)."""
     expected = [({1, 2, 3}, {1, 3}), ({1, 2, 4}, {1, 2, 4}), ({1, 2, 3}, {1, 2})]
     for r, (P, C) in enumerate(expected, start=1):
         inst = preset("mol_ts_figure1", round=r)
@@ -43,7 +43,8 @@ def test_figure1_fronts_per_round():
 
 
 def test_figure1_gaps_per_round():
-    """§2.7: EPR gaps (0, .2, 0, .5), (0, 0, .3, 0), (0, 0, .15, .45); PR gaps (0,0,0,.3), (0,0,.3,0), (0,0,0,.3)."""
+    """MOL-TS Fig. 1: EPR gaps (0, .2, 0, .5), (0, 0, .3, 0), (0, 0, .15, .45); PR gaps (0,0,0,.3), (0,0,.3,0),
+    (0,0,0,.3)."""
     epr = [(0, 0.2, 0, 0.5), (0, 0, 0.3, 0), (0, 0, 0.15, 0.45)]
     pr = [(0, 0, 0, 0.3), (0, 0, 0.3, 0), (0, 0, 0, 0.3)]
     for r in range(3):
@@ -64,7 +65,7 @@ def test_figure1_agents():
         np.testing.assert_allclose(total, expected[agent][1], atol=1e-12, rtol=0)
 
 
-# ---------------------------------------------------------------- §7.1.5 hand cases, §2.5 worked example
+# ---------------------------------------------------------------- hand cases, MOL-TS Def. 6 worked example
 def test_worked_effective_gap_example():
     """(2,0), (0,2), (1,.9): Delta^PR = 0, Delta^EPR = max_beta min(2 beta - 1, 1.1 - 2 beta) = 0.05 at 0.525."""
     means = [(2, 0), (0, 2), (1, 0.9)]
@@ -85,7 +86,7 @@ def test_hand_cases():
 
 
 def test_engine_regrets_on_random_inputs():
-    """§7.1.2 through the engine's metric: 200 instances, K in [2, 60], L in [2, 6]; PR by max-min, EPR by
+    """our exact checks through the engine's metric: 200 instances, K in [2, 60], L in [2, 6]; PR by max-min, EPR by
     an independent LP; PR <= EPR; arms of P have PR 0 and arms of C have EPR 0."""
     rng = np.random.default_rng(2025)
     for _ in range(200):
@@ -103,15 +104,15 @@ def test_engine_regrets_on_random_inputs():
         assert (epr <= 1e-8) == bool(pareto.effective_pareto_mask(mu)[a])
 
 
-# ---------------------------------------------------------------- §7.1.6-7 constants
+# ---------------------------------------------------------------- our exact checks constants
 def test_constants():
-    """M(L=4) = 10, M(L=8) = 14 (Theorem 2); c_1t(delta) at t = 1 and 10^4 for the main setting (§4 table)."""
+    """M(L=4) = 10, M(L=8) = 14 (Theorem 2); c_1t(delta) at t = 1 and 10^4 for the main setting (MOL-TS Sec. 5)."""
     assert theorem2_samples(4) == 10 and theorem2_samples(8) == 14
     assert confidence_radius(1, 5, 4) == pytest.approx(5.68, abs=0.005)
     assert confidence_radius(10_000, 5, 4) == pytest.approx(8.74, abs=0.005)
 
 
-# ---------------------------------------------------------------- §7.2 statistical
+# ---------------------------------------------------------------- our statistical checks statistical
 T_SLOW = 1000
 SEEDS = range(10)
 ALGS = ("mol_ts", "mol_ts_m1", "mol_ucb", "mol_eps_greedy")

@@ -1,4 +1,4 @@
-"""Reproduction of 000_PFIwR.md (Kim, Iyengar & Zeevi): §4.4 deterministic items on the §1.6 example and
+"""Reproduction of PFIwR (Kim, Iyengar & Zeevi): deterministic items on our toy example and
 the statistical items 6-8 (marked slow).  Items 2-5 (constants, estimator identity, MAB reduction, Step-2
 rules) are in tests/unit/test_identify.py.
 """
@@ -13,14 +13,14 @@ from banditviz.algorithms.pfiwr import beta_t, pfi_gaps, pfi_success
 
 
 def test_toy_example_gap_measures() -> None:
-    """000 §4.4 item 1 on §1.6: Delta* = (0,0,0,0.1,0.05,0.4), Delta+ = 0.4 on the front, Delta = 0.05."""
+    """PFIwR Sec. 5 on our PFIwR toy example: Delta* = (0,0,0,0.1,0.05,0.4), Delta+ = 0.4 on the front, Delta = 0.05."""
     inst = bv.preset("pfi_toy")
     star, plus, delta = pfi_gaps(inst.means)
     np.testing.assert_allclose(star, [0, 0, 0, 0.1, 0.05, 0.4], atol=1e-12)
     np.testing.assert_allclose(plus[:3], 0.4, atol=1e-12)
     assert np.isnan(plus[3:]).all() and delta == pytest.approx(0.05, abs=1e-12)
     lone = pfi_gaps(np.array([[1.0, 1.0], [0.0, 0.5]]))
-    assert lone[1][0] == np.inf and lone[2] == pytest.approx(0.5)  # |P*| = 1: Delta+ = +inf (§6 P24)
+    assert lone[1][0] == np.inf and lone[2] == pytest.approx(0.5)  # |P*| = 1: Delta+ = +inf (our decision)
 
 
 def test_success_condition() -> None:
@@ -33,7 +33,7 @@ def test_success_condition() -> None:
 
 @pytest.mark.slow
 def test_pfimulti_literal_width_succeeds_on_a_separated_bandit() -> None:
-    """000 §4.4 item 6: K = 5, L = 2, sigma = 1, delta = 0.1, eps = 0.1, c_beta = 1; 100 runs: every run
+    """PFIwR Sec. 5: K = 5, L = 2, sigma = 1, delta = 0.1, eps = 0.1, c_beta = 1; 100 runs: every run
     terminates and the success rate is >= 0.9 (theory: >= 1 - delta)."""
     inst = bv.preset("pfi_mab")
     runs = [bv.run(inst, "pfimulti", 100_000, seed=s, snapshots=0, eps=0.1, delta=0.1) for s in range(100)]
@@ -43,7 +43,7 @@ def test_pfimulti_literal_width_succeeds_on_a_separated_bandit() -> None:
 
 @pytest.mark.slow
 def test_pfiwr_coverage_and_regret_bound_with_the_literal_width() -> None:
-    """000 §4.4 item 7 (smoke test): with c_beta = 1, |y_hat - y| <= beta_t at every snapshot after T0 and
+    """PFIwR Sec. 5 (smoke test): with c_beta = 1, |y_hat - y| <= beta_t at every snapshot after T0 and
     Delta*_{a_t} <= 2 beta_{t-1} for every t > T0.  Size: 3 seeds x 2000 rounds, T0 overridden to 100."""
     inst = bv.preset("pfi_sensitivity")
     S = float(np.linalg.norm(inst.theta, axis=0).max())
@@ -59,8 +59,8 @@ def test_pfiwr_coverage_and_regret_bound_with_the_literal_width() -> None:
 
 @pytest.mark.slow
 def test_sensitivity_to_p_orders_the_stopping_times() -> None:
-    """000 §4.4 item 8 (Fig. 2, soft): c_beta = 0.005, T0 = 10 d, T_max = 1e4: p = 0.1 stops later than 0.5,
-    which stops later than 0.9; success(0.9) <= success(0.5).  Size: 4 runs per p on the §4.2 instance
+    """PFIwR Sec. 5 (Fig. 2, soft): c_beta = 0.005, T0 = 10 d, T_max = 1e4: p = 0.1 stops later than 0.5,
+    which stops later than 0.9; success(0.9) <= success(0.5).  Size: 4 runs per p on the PFIwR Sec. 5.2, Fig. 2 instance
     (fixed contexts: the engine has no context noise, a documented deviation)."""
     inst = bv.preset("pfi_sensitivity")
     S = float(np.linalg.norm(inst.theta, axis=0).max())

@@ -1,5 +1,5 @@
-"""Reproduction of 001_PSI_linear.md (Kone, Kaufmann & Richert, AISTATS 2025): §4.6 deterministic checks and
-the statistical claims of §4.6 (marked slow).
+"""Reproduction of LinPSI (Kone, Kaufmann & Richert, AISTATS 2025): LinPSI Sec. 5 (our checks) deterministic checks and
+the statistical claims of LinPSI Sec. 5 (our checks) (marked slow).
 
 The NoC data is not shipped: the tests read it through `banditviz.datasets` from the ``BANDITVIZ_DATA`` folder
 (``../shared/data``, set by tests/conftest.py), never downloading it, and skip when it is absent.
@@ -34,7 +34,7 @@ def local_noc() -> Path | None:
 
 NOC_CSV = local_noc()
 needs_noc = pytest.mark.skipif(NOC_CSV is None, reason="NoC data not local (BANDITVIZ_DATA); tests never download")
-NOC_GRID = (2331, 2515, 2700, 2885, 3070, 3255, 3440, 3625, 3810, 3995)  # 001 §4.2, linspace(K ceil(log2 K), ...)
+NOC_GRID = (2331, 2515, 2700, 2885, 3070, 3255, 3440, 3625, 3810, 3995)  # LinPSI Sec. 5.1 grid
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def se(p: float, n: int) -> float:
     return float(np.sqrt(p * (1 - p) / n))
 
 
-# ---------------------------------------------------------------------- deterministic (§4.6 items 1-8)
+# ---------------------------------------------------------------------- deterministic checks of LinPSI Sec. 5
 def test_noc_construction_facts(noc: bv.Instance) -> None:
     X, theta, raw = noc_arrays(NOC_CSV)
     assert noc.K == 259 and np.linalg.matrix_rank(X) == 4 and len(np.unique(np.round(X, 12), axis=0)) == 251
@@ -85,7 +85,7 @@ def test_noc_preset_validates_its_input(tmp_path: Path) -> None:
 
 
 def split_gaps(mu: np.ndarray) -> np.ndarray:
-    """Gaps by the delta+ / delta- split of 001 §3.1 (Kone et al. 2024, Lemma 1), with loops."""
+    """Gaps by the delta+ / delta- split of LinPSI Sec. 2.1, eq. (1) (Kone et al. 2024, Lemma 1), with loops."""
     K = len(mu)
     S = pareto.pareto_mask(mu)
     dstar = np.array([max(max(min(mu[j] - mu[i]) for j in range(K)), 0.0) for i in range(K)])
@@ -98,7 +98,7 @@ def split_gaps(mu: np.ndarray) -> np.ndarray:
 
 
 def test_gap_formula_and_hand_examples() -> None:
-    """001 §4.6 item 2 and §6 items 21-22."""
+    """LinPSI Sec. 5 and our decision items 21-22."""
     for seed in range(5):
         mu = np.random.default_rng(seed).random((12, 2))
         np.testing.assert_allclose(pareto.psi_gaps(mu), split_gaps(mu), atol=1e-12)
@@ -111,7 +111,7 @@ def test_gap_formula_and_hand_examples() -> None:
 
 
 def test_synthetic_family_is_nested_with_constant_linear_complexity() -> None:
-    """001 §4.3: H1,lin and H2,lin constant in K; H1 grows as reported (1868.1 ... 4754.4)."""
+    """LinPSI Sec. 5.1, synthetic: H1,lin and H2,lin constant in K; H1 grows as reported (1868.1 ... 4754.4)."""
     expected_H1 = {8: 1868.1, 16: 2029.0, 32: 2508.7, 64: 3368.7, 128: 4754.4}
     small = bv.preset("psi_synthetic", K=16).features
     for K, H1 in expected_H1.items():
@@ -125,7 +125,7 @@ def test_synthetic_family_is_nested_with_constant_linear_complexity() -> None:
 
 @pytest.mark.parametrize("tol", [1e-3, 1e-6])
 def test_noc_design_quality(noc: bv.Instance, tol: float) -> None:
-    """001 §4.6 item 3: max leverage <= 4 (1 + tol) and log det V^w >= -8.72623 - 4 log(1 + tol)."""
+    """LinPSI Sec. 5: max leverage <= 4 (1 + tol) and log det V^w >= -8.72623 - 4 log(1 + tol)."""
     X = noc.features
     w, ratio = design.g_optimal_design(X @ design.subspace_basis(X), tol=tol)
     lev = np.einsum("ij,jk,ik->i", X, np.linalg.inv(X.T @ (w[:, None] * X)), X)
@@ -135,7 +135,7 @@ def test_noc_design_quality(noc: bv.Instance, tol: float) -> None:
 
 
 def test_noc_rounding(noc: bv.Instance) -> None:
-    """001 §4.6 item 4: exactly N pulls, and rho <= 1 + 6 kappa whenever N >= 5 h / kappa^2."""
+    """LinPSI Sec. 5: exactly N pulls, and rho <= 1 + 6 kappa whenever N >= 5 h / kappa^2."""
     X = noc.features
     w, _ = design.g_optimal_design(X, tol=1e-3)
     for kappa in (1 / 3, 1 / 8):
@@ -145,7 +145,7 @@ def test_noc_rounding(noc: bv.Instance) -> None:
 
 
 def test_noc_fixed_budget_schedule(noc: bv.Instance) -> None:
-    """001 §4.6 item 6: h = 4 gives 2 rounds keeping 2 then 1 arm, and exactly T pulls."""
+    """LinPSI Sec. 5: h = 4 gives 2 rounds keeping 2 then 1 arm, and exactly T pulls."""
     tr = bv.run(noc, "gege_fb", 2331, seed=0, snapshots=300)
     assert tr.stopped_at == 2331 and tr.rounds == 2331
     actives = [int((s.status == 0).sum()) for s in tr.snapshots]
@@ -203,7 +203,7 @@ def g_value(X: np.ndarray, counts: np.ndarray) -> float:
 
 @pytest.mark.parametrize("name, broken", [("gege_fb", GEGEFBUniform), ("gege_fc", GEGEFCUniform)])
 def test_gege_pulls_a_g_optimal_allocation(name: str, broken: type, variant) -> None:
-    """001 §2.2-2.3: the pulls of the first round have G-value N max_i ||x_i||^2_{V_N^-1} close to h.
+    """LinPSI Sec. 2.2, eq. (4): the pulls of the first round have G-value N max_i ||x_i||^2_{V_N^-1} close to h.
 
     Measured (G-optimal vs uniform design): synthetic K = 128 (h = 8) 8.04 vs 140.1, NoC (h = 4) 4.03 vs
     15.5; the bound is 1.1 h, so the uniform design is rejected by a factor 16 and 3.5.
@@ -219,11 +219,11 @@ def test_gege_pulls_a_g_optimal_allocation(name: str, broken: type, variant) -> 
             assert (g <= 1.1 * h) == ok, (spec.name, inst.name, g, h)
 
 
-FC_SYNTHETIC_TAU = 19_444  # 001 §4.5: GEGE authors_code, synthetic K = 32, sigma = 0.5, delta = 0.01, 100 runs
+FC_SYNTHETIC_TAU = 19_444  # LinPSI Sec. 5: GEGE authors_code, synthetic K = 32, sigma = 0.5, delta = 0.01, 100 runs
 
 
 def mean_tau_matches(taus: np.ndarray, reference: float) -> bool:
-    """001 §4.6 tolerance for a mean sample complexity: within 10% of the reference plus 3 standard errors."""
+    """LinPSI Sec. 5 tolerance for a mean sample complexity: within 10% of the reference plus 3 standard errors."""
     return abs(taus.mean() - reference) <= 0.1 * reference + 3 * taus.std(ddof=1) / np.sqrt(len(taus))
 
 
@@ -234,7 +234,7 @@ def stopping_times(inst: bv.Instance, spec: bv.algorithms.AlgorithmSpec | str, s
 
 
 def test_gege_fc_mean_samples_match_the_calibration(variant) -> None:
-    """001 §4.5 table (synthetic FC, sigma = 0.5, K = 32): mean tau 19,444. 24 seeds, common random numbers.
+    """LinPSI Sec. 5 table (synthetic FC, sigma = 0.5, K = 32): mean tau 19,444. 24 seeds, common random numbers.
 
     Measured (|mean - 19,444| vs its tolerance 10% + 3 SE): real 19.2k (0.2k vs 8.2k); thresholds 2x too lax
     5.7k (13.7k vs 3.8k), 4x too lax 2.5k (16.9k vs 2.4k). Over 100 seeds: real 20.5k (sd 10.3k), 2x lax 6.6k,
@@ -254,7 +254,7 @@ FC_NAMES = ("gege_fc", "ape", "pal_linear", "racing")
 
 @pytest.mark.parametrize("name", FB_NAMES + FC_NAMES)
 def test_noise_free_runs_return_the_pareto_set(noc: bv.Instance, name: str) -> None:
-    """001 §4.6 item 8: sigma -> 0 (1e-6): every algorithm returns S* on NoC and on the synthetic instance."""
+    """LinPSI Sec. 5: sigma -> 0 (1e-6): every algorithm returns S* on NoC and on the synthetic instance."""
     for inst in (noc.with_changes(sigma=1e-6), bv.preset("psi_synthetic", K=32, sigma=1e-6)):
         horizon = 3995 if name in FB_NAMES else 400_000
         tr = bv.run(inst, name, horizon, seed=0, snapshots=2)
@@ -263,11 +263,11 @@ def test_noise_free_runs_return_the_pareto_set(noc: bv.Instance, name: str) -> N
             assert tr.stopped_at is not None
 
 
-# ---------------------------------------------------------------------- statistical claims (§4.6, slow)
+# ---------------------------------------------------------------------- statistical claims of LinPSI Sec. 5 (slow)
 @pytest.mark.slow
 @needs_noc
 def test_noc_fixed_budget_gege_beats_ege_sh(noc: bv.Instance) -> None:
-    """001 §4.6 claim 1 (Fig. 3): err(GEGE) <= 0.12 and err(EGE-SH) - err(GEGE) >= 0.3 across the budget grid.
+    """LinPSI Sec. 5 claim 1 (Fig. 3): err(GEGE) <= 0.12 and err(EGE-SH) - err(GEGE) >= 0.3 across the budget grid.
 
     Size: the 10 grid budgets x 30 seeds x 2 algorithms (~ 1.9 M pulls).  The claims are checked on the
     pooled grid (300 runs each) exactly, and per budget within 3 standard errors.
@@ -285,7 +285,7 @@ def test_noc_fixed_budget_gege_beats_ege_sh(noc: bv.Instance) -> None:
 
 @pytest.mark.slow
 def test_synthetic_fixed_budget_error_is_flat_in_k_for_gege_only() -> None:
-    """001 §4.6 claim 2 (Fig. 1): sigma = 0.25, T = H2,lin = 1111: GEGE's error flat in K, EGE-SH and uniform grow.
+    """LinPSI Sec. 5 claim 2 (Fig. 1): sigma = 0.25, T = H2,lin = 1111: GEGE's error flat in K, EGE-SH and uniform grow.
 
     Size: K in {8, 16, 32, 64, 128} x 80 seeds x 3 algorithms (~ 1.3 M pulls).  Tolerances: 3 standard errors.
     """
@@ -302,7 +302,7 @@ def test_synthetic_fixed_budget_error_is_flat_in_k_for_gege_only() -> None:
     assert all(b >= a - 3 * np.hypot(se(a, n), se(b, n)) for a, b in zip(uni[:-1], uni[1:], strict=True))
 
 
-NOC_FC_TAU = 23_474  # 001 §4.5: GEGE authors_code on NoC, delta = 0.01, mean tau over 200 runs
+NOC_FC_TAU = 23_474  # LinPSI Sec. 5: GEGE authors_code on NoC, delta = 0.01, mean tau over 200 runs
 
 
 def error_count_is_plausible(errors: int, n: int, delta: float) -> bool:
@@ -314,7 +314,7 @@ def error_count_is_plausible(errors: int, n: int, delta: float) -> bool:
 @pytest.mark.slow
 @needs_noc
 def test_noc_fixed_confidence_gege_needs_fewer_samples(noc: bv.Instance, variant) -> None:
-    """001 §4.6 claim 3 (Fig. 4): delta = 0.01; mean tau(GEGE) < mean tau(APE), < mean tau(PAL); GEGE's mean tau
+    """LinPSI Sec. 5 claim 3 (Fig. 4): delta = 0.01; mean tau(GEGE) < mean tau(APE), < mean tau(PAL); GEGE's mean tau
     matches the calibration (23,474 +- 10% + 3 SE) and its error count passes a binomial test with power.
 
     Size: 200 seeds for GEGE (~45 s) and for its broken variant, 4 for APE and PAL (~0.3 M pulls); the

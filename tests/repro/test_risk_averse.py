@@ -1,4 +1,4 @@
-"""Reproduction tests of the risk-averse paper (004_risk_averse.md §4.6-4.7).
+"""Reproduction tests of the risk-averse paper (our RAMGapE runs).
 
 The paper prints no numbers (its figures are missing); the statistical targets are the spec author's own
 reference runs (labelled "not from the paper" in the spec), with the spec's tolerances. Deterministic facts
@@ -89,7 +89,7 @@ def one_based(arms: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(i + 1 for i in arms)
 
 
-# ---------------------------------------------------------------------- deterministic (§4.7 items 1-3)
+# ---------------------------------------------------------------------- deterministic (our checks items 1-3)
 @pytest.mark.parametrize("pattern", sorted(PATTERN_TRUTH))
 def test_table3_ground_truth(pattern: int) -> None:
     inst = preset("risk_averse_table3", pattern=pattern)
@@ -125,7 +125,7 @@ def test_constants() -> None:
     assert risk.hvi_reference(0.01)[1] == pytest.approx(0.0830565, abs=1e-7)
 
 
-# ---------------------------------------------------------------------- Experiment 1 (§4.2, §4.6, §4.7 item 6-7)
+# ---------------------------------------------------------------------- Experiment 1 (RAMGapE Sec. 4)
 def covered_throughout(run, inst) -> bool:
     """True if every true (mu, xi) stays inside its FC box at every checkpoint after initialisation."""
     mu, xi = risk.objectives(inst)
@@ -158,7 +158,7 @@ def exp1() -> dict[str, np.ndarray]:
 
 @pytest.mark.slow
 def test_exp1_stopping_times(exp1: dict[str, np.ndarray]) -> None:
-    """Every run returned exactly D+ (asserted in the fixture); grand means and ratios as in §4.6-4.7."""
+    """Every run returned exactly D+ (asserted in the fixture); grand means and ratios as in our runs."""
     ram, lucb, de, rr = (exp1[a] for a in FC_ALGS)
     assert ram.mean() == pytest.approx(116_500, rel=0.05)
     assert rr.mean() == pytest.approx(177_000, rel=0.02)
@@ -171,7 +171,8 @@ def test_exp1_stopping_times(exp1: dict[str, np.ndarray]) -> None:
 
 @pytest.mark.slow
 def test_exp1_invariants_and_coverage(exp1: dict[str, np.ndarray]) -> None:
-    """200 RAMGapEc runs: per-arm pulls <= T* + 1 (§4.5); coverage failures (checked every 1000 samples) <= delta."""
+    """200 RAMGapEc runs: per-arm pulls <= T* + 1 (our analysis); coverage failures (checked every 1000 samples)
+    <= delta."""
     t_star = risk.t_star(10, 0.1, 0.05)
     assert exp1["max_pulls"].max() <= t_star + 1
     assert len(exp1["covered"]) == 200 and (~exp1["covered"]).mean() <= 0.05
@@ -189,7 +190,7 @@ def test_exp1_per_pattern_means(pattern: int) -> None:
 
 @pytest.mark.slow
 def test_fc_correctness_on_easy_instance() -> None:
-    """§4.7 item 9: epsilon = 0.025 < Delta_min, delta = 0.1: exact-ID rate >= 0.9, mean stopping time 155k +- 10%."""
+    """our checks: epsilon = 0.025 < Delta_min, delta = 0.1: exact-ID rate >= 0.9, mean stopping time 155k +- 10%."""
     inst = preset("risk_averse_easy")
     assert one_based(risk.pareto_set(inst)) == (1, 2)
     np.testing.assert_allclose(risk.truth(inst)[1], [0.0289, 0.0289, 0.0638, 0.0499], atol=1e-4)
@@ -199,13 +200,13 @@ def test_fc_correctness_on_easy_instance() -> None:
     assert np.mean([r.samples for r in runs]) == pytest.approx(155_000, rel=0.10)
 
 
-# ---------------------------------------------------------------------- Experiments 3 and 4 (§4.4, §4.6)
+# ---------------------------------------------------------------------- Experiments 3 and 4 (RAMGapE Sec. 4)
 def fixed_budget_curves(inst, trials: int) -> dict:
     return {alg: regret_curves(inst, alg, 10_000, range(trials), **FB_REGIME.get(alg, {})) for alg in FB_ALGS}
 
 
 def exp3_failures(curves: dict, candidate: str, inst) -> list[str]:
-    """The Experiment-3 checks run on the curves of ``candidate`` played as RAMGapEb (§4.6 with the deviation of
+    """The Experiment-3 checks run on the curves of ``candidate`` played as RAMGapEb (our runs, with the deviation of
     `test_exp3_regret_curves`): the names of the checks it fails. Per-trial regret areas are paired across
     algorithms (same seeds, common random numbers)."""
     auc = {alg: c.auc(inst.K) for alg, c in curves.items()}
@@ -259,7 +260,7 @@ def test_exp4_regret_curves() -> None:
     assert 0.008 <= curves["ramgape_b"].trimmed()[-1] <= 0.02
 
 
-# ---------------------------------------------------------------------- Experiment 2 (§4.3, §4.6)
+# ---------------------------------------------------------------------- Experiment 2 (RAMGapE Sec. 4)
 @pytest.mark.slow
 def test_exp2_pattern46_boxes_at_stopping() -> None:
     """epsilon = 0: RAMGapEc stops near 9.6*10^6 samples with exactly D+; the boxes of Pareto arm 2 and its

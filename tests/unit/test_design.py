@@ -1,4 +1,4 @@
-"""G-optimal design, rounding, sub-space projection and the projected estimator (001_PSI_linear.md §2.1-2.3)."""
+"""G-optimal design, rounding, sub-space projection and the projected estimator (LinPSI Sec. 2.2)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_linearly_independent_arms_get_the_uniform_design() -> None:
 
 
 def test_synthetic_family_design_is_uniform_on_the_base_arms() -> None:
-    """001 §4.3: the G-optimal design puts 1/8 on each base arm for every K."""
+    """LinPSI Sec. 5.1, synthetic: the G-optimal design puts 1/8 on each base arm for every K."""
     for K in (16, 64):
         X = synthetic_features(K)
         w, _ = design.g_optimal_design(X, tol=1e-6)
@@ -114,7 +114,7 @@ def test_rounding_keeps_the_span_and_rejects_too_few_pulls() -> None:
 
 
 def test_projected_estimator_is_exact_without_noise_even_on_a_rank_deficient_active_set() -> None:
-    """001 §4.6 item 5: sigma = 0 gives mu_hat = mu for every active arm, including rank(X_A) < h."""
+    """LinPSI Sec. 5: sigma = 0 gives mu_hat = mu for every active arm, including rank(X_A) < h."""
     rng = np.random.default_rng(6)
     h, L = 5, 2
     Theta = rng.normal(size=(h, L))

@@ -15,7 +15,7 @@ def numpy_pareto_mask(mu):
 
 
 def numpy_psi_gaps(mu):
-    """001 P3 vectorised (the formulation `pareto.psi_gaps` used before it was compiled)."""
+    """LinPSI Sec. 2.1 gaps vectorised (the formulation `pareto.psi_gaps` used before it was compiled)."""
     K = mu.shape[0]
     Mm = mu[:, None, 0] - mu[None, :, 0]
     for l in range(1, mu.shape[1]):

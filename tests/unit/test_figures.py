@@ -1,4 +1,4 @@
-"""Figures (issue 6): structure of the animated figure against the snapshots and the core Pareto math,
+"""Figures: structure of the animated figure against the snapshots and the core Pareto math,
 JSON size limits, the lexicographic / risk-averse / contextual layouts, and the static charts."""
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ def test_cut_boxes_draw_only_their_sides_in_the_view_and_wide_ones_are_counted(u
 
 
 def test_early_rounds_draw_no_box_line_across_the_view(ucb_trace, ucb_fig):
-    """Round 1..10: every box is far larger than the view; nothing may criss-cross it (issue 14)."""
+    """Round 1..10: every box is far larger than the view; nothing may criss-cross it."""
     for n in range(10):
         frame = moving(ucb_fig, n)
         lines = [v for name in (BOX_LABEL, BOX_LABEL + ", cut by the view") for t in frame.get(name, [])
@@ -442,7 +442,7 @@ def test_lexicographic_layout_shows_one_strip_per_objective_with_the_filters():
             dropped = {int(s[0, 0]) for s in polygons(out[i]["x"], out[i]["y"])}
             assert dropped == set(range(5)) - set(snap.extras["filtered_sets"][i])
     curves = moving(d, 2)
-    assert {"objective 1", "objective 2", "objective 3"} <= set(curves)  # every objective's regret (issue 14)
+    assert {"objective 1", "objective 2", "objective 3"} <= set(curves)  # every objective's regret
     go.Figure(animate(tr).to_dict())
 
 

@@ -1,4 +1,4 @@
-"""Identification algorithms of 000_PFIwR.md and 001_PSI_linear.md: constants, rules, estimator, schedules."""
+"""Identification algorithms of PFIwR and LinPSI: constants, rules, estimator, schedules."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_every_algorithm_is_registered_for_identification() -> None:
         assert spec.paper and set(spec.kinds) == {"means", "linear"}
 
 
-# ---------------------------------------------------------------------- 000 constants (§2.3-2.5)
+# ---------------------------------------------------------------------- PFIwR constants (Sec. 4.1, Sec. 5.3)
 @pytest.mark.parametrize("d, L, delta, p, expected", [
     (10, 2, 0.1, 0.5, 33429.4282), (10, 2, 0.1, 0.1, 17568.7487), (10, 2, 0.1, 0.9, 191868.1074),
     (10, 1, 0.1, 0.5, 32364.7541), (11, 2, 0.1, 0.5, 36640.1922), (2, 2, 0.1, 0.5, 9194.1315)])
@@ -61,7 +61,7 @@ def test_width_and_schedule_constants() -> None:
     assert lambda_t(1000, 10, 2, 0.1) == pytest.approx(83.622350, rel=1e-6)
     assert explore_size(1000, 10, 2, 0.1, 0.5) == 16056
     assert rho_t(1000, 0.1, 0.5, "paper") == rho_t(1000, 0.1, 0.5, "corrected") == 36
-    # §6 P6: at p = 0.1 the paper's rho drops ~20% of the rounds, the corrected one almost none
+    # our decision: at p = 0.1 the paper's rho drops ~20% of the rounds, the corrected one almost none
     assert (1 - 0.1) ** rho_t(1000, 0.1, 0.1, "paper") > 0.1
     assert (1 - 0.1) ** rho_t(1000, 0.1, 0.1, "corrected") <= 0.1 / (6 * 1000**3)
 
@@ -72,7 +72,7 @@ def test_pfimulti_width(n: int, expected: float) -> None:
     assert pfimulti_beta(n, 16, 2, 0.1) == pytest.approx(expected, abs=5e-7)  # spec values have 6 decimals
 
 
-# ---------------------------------------------------------------------- 000 §1.6 primitives and Step 2
+# ---------------------------------------------------------------------- our PFIwR toy example primitives and Step 2
 TOY = np.array([(1, 0), (0, 1), (0.6, 0.6), (0.5, 0.5), (0.55, 0.3), (0.2, 0.2)], dtype=float)
 
 
@@ -87,7 +87,7 @@ def test_toy_example_primitives() -> None:
 
 
 def literal_rules(y: np.ndarray, w: float, eps: float) -> tuple[set, set, set]:
-    """Algorithm 1 Step 2 written with loops straight from §2.4 (closed forms of §2.0)."""
+    """Algorithm 1 Step 2 written with loops straight from PFIwR Alg. 1 (closed forms of PFIwR Sec. 3)."""
     n = len(y)
     m = lambda k, j: max(0.0, min(y[j] - y[k]))  # noqa: E731
     M = lambda k, j: max(0.0, max(y[k] + eps - y[j]))  # noqa: E731
@@ -125,9 +125,9 @@ def test_classified_arms_never_come_back() -> None:
             assert np.all(status[was] == final)
 
 
-# ---------------------------------------------------------------------- 000 §2.2 estimator identity
+# ---------------------------------------------------------------------- PFIwR Sec. 4.1 and App. A estimator identity
 def test_literal_estimator_equals_ridge_with_p_lambda() -> None:
-    """000 §4.4 item 3: (6)-(10) with pseudo-actions, artificial noise and V_t equals (G + p lam I)^-1 b."""
+    """PFIwR Sec. 5: (6)-(10) with pseudo-actions, artificial noise and V_t equals (G + p lam I)^-1 b."""
     rng = np.random.default_rng(0)
     t, K, d, L, p = 200, 6, 5, 2, 0.5
     contexts = rng.normal(size=(t, K, d)) / np.sqrt(d)
@@ -156,7 +156,7 @@ def test_pfiwr_estimate_is_ridge_on_its_own_history() -> None:
 
 
 def test_mab_reduction_shrinks_the_means() -> None:
-    """000 §4.4 item 4: one-hot contexts give y_hat_k = sum_k Y / (n_k + p lambda_t) (pitfall P19)."""
+    """PFIwR Sec. 5: one-hot contexts give y_hat_k = sum_k Y / (n_k + p lambda_t) (pitfall P19)."""
     inst = bv.preset("pfi_toy")
     alg = drive(inst, "pfiwr", 120, S=1.5, T0=1000)
     t = alg.t
@@ -166,7 +166,7 @@ def test_mab_reduction_shrinks_the_means() -> None:
     np.testing.assert_allclose(alg.yhat, sums / (alg.counts[:, None] + 0.5 * lam), atol=1e-12)
 
 
-# ---------------------------------------------------------------------- 001 schedules (§4.6 items 6-7)
+# ---------------------------------------------------------------------- LinPSI schedules (Alg. 2 and 3)
 def random_linear(h: int, K: int = 20, seed: int = 0, sigma: float = 0.5) -> Instance:
     rng = np.random.default_rng(seed)
     X = rng.random((K, h))
@@ -198,7 +198,7 @@ def test_gege_fixed_budget_rejects_a_too_small_budget() -> None:
 
 
 def test_gege_fixed_confidence_first_round_budget() -> None:
-    """001 §4.6 item 7: r = 1, delta = 0.01, h = 4: T_1 = 4 * 16 * ln(pi^2 / 0.06) = 326.58 (authors' count 327)."""
+    """LinPSI Sec. 5: r = 1, delta = 0.01, h = 4: T_1 = 4 * 16 * ln(pi^2 / 0.06) = 326.58 (authors' count 327)."""
     inst = random_linear(4)
     alg = ALGORITHMS["gege_fc"].make(delta=0.01)
     env = Environment(inst, 0)
@@ -243,7 +243,7 @@ def test_ape_stops_with_the_pareto_set_on_a_separated_instance() -> None:
 # ---------------------------------------------------------------------- noise-free sanity on the small example
 @pytest.mark.parametrize("name", PSI_NAMES)
 def test_noise_free_runs_return_the_pareto_set(name: str) -> None:
-    """001 §4.6 item 8 on the 8-arm example (canonical features); NoC and the family are in tests/repro."""
+    """LinPSI Sec. 5 on the 8-arm example (canonical features); NoC and the family are in tests/repro."""
     inst = bv.preset("psi_gap_example", sigma=1e-6)
     fixed_budget = name in ("gege_fb", "ege_sh", "ege_sr", "uniform_identify")
     tr = bv.run(inst, name, 200 if fixed_budget else 120_000, seed=0, snapshots=5)
@@ -308,7 +308,7 @@ def test_same_seed_same_trace_and_parameter_validation() -> None:
 
 
 def test_pfiwr_never_pulls_an_eliminated_arm() -> None:
-    """§6 P12: after T0 the pulls come from the empirical front of A U P, never from eliminated arms.
+    """Our decision for PFIwR: after T0 the pulls come from the empirical front of A U P, never from eliminated arms.
 
     On this instance the first rejection comes at rounds 435-911 for run seeds 0-5 (measured), so 2500
     rounds leave well over a thousand rounds in which a rejected arm could be pulled."""

@@ -1,7 +1,7 @@
-"""Unit tests of the lexicographic bandits (003_lexicographic.md): filters, radii, algorithms, RoundState, metrics.
+"""Unit tests of the lexicographic bandits (LexMOSLB): filters, radii, algorithms, RoundState, metrics.
 
 The algorithms are checked against an independent one-hot reference written here from the spec's
-pseudocode (§2.1-§2.6, Appendix Z): closed-form widths gamma / sqrt(1 + N) and estimates S / (1 + N)
+pseudocode (LexMOSLB Sec. 2.1-3.2, Alg. 1-3): closed-form widths gamma / sqrt(1 + N) and estimates S / (1 + N)
 instead of the package's Sherman-Morrison ridge, plain Python lists instead of the shared filter code.
 """
 
@@ -150,7 +150,7 @@ def _ref_loaf(U, D, lam, W):
 
 
 def _reference_run(name, means, T, seed, c=0.1, delta=0.01, lam=0.1):
-    """One-hot closed-form reference of the four algorithms, noise indexed by round (spec §4.5 S5)."""
+    """One-hot closed-form reference of the four algorithms, noise indexed by round (spec LexMOSLB Sec. 4)."""
     K, m = means.shape
     noise = np.random.default_rng(seed).standard_normal((T, m))
     N, S = [0] * K, [[0.0] * m for _ in range(K)]

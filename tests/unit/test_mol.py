@@ -1,7 +1,7 @@
-"""MOL-TS and its baselines (002_MOL_TS.md §3): each formula against an independent computation.
+"""MOL-TS and its baselines (MOL-TS Sec. 4): each formula against an independent computation.
 
 Independent references used here: batch ridge least squares, brute-force Pareto dominance loops, and a
-slack / gap LP written from the spec's §2.4-§2.5 formulas directly with scipy (not banditviz.pareto).
+slack / gap LP written from the MOL-TS Def. 5-6 formulas directly with scipy (not banditviz.pareto).
 """
 
 import numpy as np
@@ -28,7 +28,7 @@ def brute_pareto(v: np.ndarray) -> set[int]:
 
 
 def lp_effective(v: np.ndarray) -> set[int]:
-    """Arms whose additive-DEA slack LP over all arms is 0 (002 §2.4), one LP per arm."""
+    """Arms whose additive-DEA slack LP over all arms is 0 (MOL-TS Def. 5), one LP per arm."""
     K, L = v.shape
     out = set()
     for a in range(K):
@@ -41,7 +41,7 @@ def lp_effective(v: np.ndarray) -> set[int]:
 
 
 def lp_effective_gap(v: np.ndarray, a: int) -> float:
-    """max s s.t. sum_b beta_b v_b - s 1 >= v_a, beta in the simplex (002 §2.5)."""
+    """max s s.t. sum_b beta_b v_b - s 1 >= v_a, beta in the simplex (MOL-TS Def. 6)."""
     K, L = v.shape
     res = linprog(np.append(np.zeros(K), -1.0), A_ub=np.hstack([-v.T, np.ones((L, 1))]), b_ub=-v[a],
                   A_eq=np.append(np.ones(K), 0.0)[None, :], b_eq=[1.0],
@@ -63,7 +63,7 @@ def replay_contexts(inst: Instance, seed: int, T: int) -> np.ndarray:
 
 # ---------------------------------------------------------------- constants
 def test_confidence_radius_and_samples_match_the_spec_tables():
-    """002 §4 table of c_{1,t} (d=5, L=4, lambda=1, delta=0.05, R=1) and §3.1 table of M."""
+    """MOL-TS Sec. 5 table of c_{1,t} (d=5, L=4, lambda=1, delta=0.05, R=1) and MOL-TS Alg. 1 of M."""
     table = {1: 5.68, 10: 6.20, 100: 7.09, 1000: 7.96, 2000: 8.20, 10000: 8.74}
     for t, value in table.items():
         assert confidence_radius(t, 5, 4) == pytest.approx(value, abs=0.005)
@@ -97,7 +97,7 @@ def test_fixed_means_instance_is_rejected():
 @pytest.mark.parametrize("inst", [random_contextual(12, 4, 3, seed=1), random_linear(12, 4, 3, seed=1, sigma=1.0)],
                          ids=["contextual", "linear"])
 def test_ridge_matches_batch_least_squares(inst):
-    """theta_hat at round T (before its update) = (X'X + lam I)^{-1} X'Y over rounds 1..T-1 (002 §3)."""
+    """theta_hat at round T (before its update) = (X'X + lam I)^{-1} X'Y over rounds 1..T-1 (MOL-TS Sec. 4)."""
     T = 150
     tr = run(inst, "mol_ts", T, seed=5, snapshots=T)
     X = replay_contexts(inst, 5, T)[np.arange(T), tr.arms]
@@ -229,7 +229,7 @@ def test_sampler_draws_uniformly_from_the_effective_front():
 
 
 def test_one_objective_mol_ts_with_one_sample_is_lints():
-    """L = 1, M = 1: the candidate set is the argmax of x' theta~, the LinTS choice (§7.1.6)."""
+    """L = 1, M = 1: the candidate set is the argmax of x' theta~, the LinTS choice (our exact checks)."""
     inst = random_linear(15, 3, 1, seed=6, sigma=1.0)
     tr = run(inst, "mol_ts_m1", 50, seed=1, snapshots=50)
     for s in tr.snapshots:
@@ -238,7 +238,7 @@ def test_one_objective_mol_ts_with_one_sample_is_lints():
 
 
 def test_ucb_vectors_boxes_and_front():
-    """U = x' theta_hat + gamma_t ||x||_{V^-1}, gamma_t = 0.1 c_1t (D1); plain Pareto front of U (§3.2)."""
+    """U = x' theta_hat + gamma_t ||x||_{V^-1}, gamma_t = 0.1 c_1t; plain Pareto front of U (MOL-TS Sec. 6)."""
     inst = random_contextual(12, 3, 2, seed=7)
     T = 40
     tr = run(inst, "mol_ucb", T, seed=2, snapshots=T)
@@ -269,9 +269,9 @@ def test_epsilon_greedy_exploits_the_estimates_front_and_explores_uniformly():
     assert ((counts - 200) ** 2 / 200).sum() < chi2.ppf(0.999, 9)
 
 
-# ---------------------------------------------------------------- engine metrics (002 §2, §5)
+# ---------------------------------------------------------------- engine metrics (MOL-TS Sec. 3.3-3.4, MOL-TS Sec. 3)
 def test_engine_regrets_match_independent_pareto_and_lp_gaps():
-    """Per-round Delta^PR (max-min, brute force) and Delta^EPR (LP of §2.5) of the pulled arm, PR <= EPR."""
+    """Per-round Delta^PR (max-min, brute force) and Delta^EPR (LP of MOL-TS Def. 6) of the pulled arm, PR <= EPR."""
     inst = random_contextual(15, 4, 3, seed=9)
     T = 60
     tr = run(inst, "mol_ts", T, seed=0, snapshots=T)
@@ -317,7 +317,7 @@ def test_same_seed_same_run(name):
 
 @pytest.mark.parametrize("name", ["mol_ts", "mol_ucb", "mol_eps_greedy"])
 def test_round_state_pictures(name, tmp_path):
-    """Cube boxes (same half-width in every objective, §8), hull drawings, events; the trace reloads."""
+    """Cube boxes (same half-width in every objective, our drawing), hull drawings, events; the trace reloads."""
     for inst in (preset("mol_ts_2d"), preset("mol_ts_3d"), preset("mol_ts_main")):
         tr = run(inst, name, 25, seed=1, snapshots=5)
         for s in tr.snapshots:
@@ -353,7 +353,7 @@ def test_state_explains_pareto_but_not_effective_arms():
 
 # ---------------------------------------------------------------- presets
 def test_paper_presets_match_the_settings_table():
-    """002 §6.2: (K, d, L) per figure; unit-norm theta; Fig. 11 is the non-contextual one."""
+    """MOL-TS App. F: (K, d, L) per figure; unit-norm theta; Fig. 11 is the non-contextual one."""
     assert SETTINGS[2] == (50, 5, 4, True) and SETTINGS[11] == (100, 10, 4, False)
     for fig, (K, d, L, contextual) in SETTINGS.items():
         inst = preset("mol_ts_main" if fig == 2 else f"mol_ts_fig{fig}", seed=1)
@@ -370,7 +370,7 @@ def test_paper_presets_match_the_settings_table():
 
 
 def test_fig11_linear_preset_runs_mol_algorithms_and_pfiwr():
-    """Fig. 11 (non-contextual, the only setting where PFIwR runs, §3.4 D20): fixed means, so the engine
+    """Fig. 11 (non-contextual, the only setting where PFIwR runs, MOL-TS Sec. 4): fixed means, so the engine
     charges the instance's per-arm gaps."""
     inst = preset("mol_ts_fig11")
     for name in ("mol_ts", "mol_ucb", "pfiwr"):

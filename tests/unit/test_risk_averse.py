@@ -1,4 +1,4 @@
-"""Unit tests of the risk-averse task (004_risk_averse.md): ground truth, widths, gap index, algorithms, fast path."""
+"""Unit tests of the risk-averse task (RAMGapE): ground truth, widths, gap index, algorithms, fast path."""
 
 from __future__ import annotations
 
@@ -163,7 +163,7 @@ def test_beta_fb_a_and_constants() -> None:
                          + [ra.table3_pairs(p) for p in range(1, 51)])
 def test_table_moments_follow_the_generator(pairs: list) -> None:
     """Means linspace(0.6, 0.4, K) (2.5e-4), variances a permutation of linspace(0.01, 0.2, K) (3e-5), and the
-    pairs are exactly the §4.1 generator applied to that permutation."""
+    pairs are exactly the RAMGapE App. C generator generator applied to that permutation."""
     K = len(pairs)
     a, b = np.array(pairs).T
     mean, var = a / (a + b), a * b / ((a + b) ** 2 * (a + b + 1))
@@ -283,7 +283,7 @@ def test_ramgape_rule_and_lemma_b3(name: str) -> None:
 
 
 def test_lemma_b1_when_boxes_cover_the_truth() -> None:
-    """§4.7 item 5: at rounds where every true (mu, xi) is in its FC box, V(t) >= r(D_hat_t)."""
+    """our checks: at rounds where every true (mu, xi) is in its FC box, V(t) >= r(D_hat_t)."""
     inst = preset("risk_averse_table3", pattern=8)
     mu, xi = risk.objectives(inst)
     P, g = risk.truth(inst)
