@@ -4,7 +4,7 @@
   Def. 6); for the lexicographic task, the general regret per objective R^i (LexMOSLB Sec. 1,
   eq. (4)) and the priority-based regret (eq. (1)).
 * Per recommendation: ``error`` (the recommended set is not the true Pareto set) for identification;
-  other tasks may register their own in `RECOMMENDATION_METRICS`.
+  ``simple_regret`` (`banditviz.risk`) for the risk-averse task; both in `RECOMMENDATION_METRICS`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import pareto
+from . import pareto, risk
 from .instances import Instance
 
 
@@ -57,4 +57,5 @@ def identification_error(instance: Instance, recommendation: tuple[int, ...] | N
 
 
 RecommendationMetric = Callable[[Instance, "tuple[int, ...] | None"], dict[str, float]]
-RECOMMENDATION_METRICS: dict[str, RecommendationMetric] = {"identify": identification_error}
+RECOMMENDATION_METRICS: dict[str, RecommendationMetric] = {"identify": identification_error,
+                                                            "risk-averse": risk.simple_regret}

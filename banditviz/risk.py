@@ -8,8 +8,9 @@ mean-variance risk xi = (sigma^2 - rho mu) / (3 + rho) (minimise), RAMGapE Sec. 
 * The gaps Delta_i of Eq. 1 (RAMGapE Sec. 2). They equal `banditviz.pareto.psi_gaps` of the points (mu, -xi)
   whenever no two arms tie on a coordinate (weak and strict dominance then agree; tested); with ties
   only the strict version here is the paper's, so it is computed directly.
-* Simple regret r_S = max_{i in S delta D+} Delta_i (RAMGapE Eq. 2-3), registered as the per-round metric of
-  the "risk-averse" task, and the two epsilon-Pareto checks of RAMGapE Sec. 2 (tolerance: our decision).
+* Simple regret r_S = max_{i in S delta D+} Delta_i (RAMGapE Eq. 2-3), the per-round metric of the
+  "risk-averse" task (`banditviz.metrics` registers it: the model does not import the engine), and the two
+  epsilon-Pareto checks of RAMGapE Sec. 2 (tolerance: our decision).
 * The confidence widths of Eq. 9, the default a of Theorem B.7, T* (our analysis of RAMGapEc) and
   the HVI reference point.
 """
@@ -22,7 +23,6 @@ import numpy as np
 
 from . import pareto
 from .instances import Instance
-from .metrics import RECOMMENDATION_METRICS
 
 DEFAULT_RHO = 0.01
 DEFAULT_DELTA = 0.05
@@ -105,8 +105,6 @@ def simple_regret(instance: Instance, recommendation: tuple[int, ...] | None) ->
         S[list(recommendation)] = True
     return {"simple_regret": regret_of_mask(S, P, delta)}
 
-
-RECOMMENDATION_METRICS["risk-averse"] = simple_regret
 
 
 def is_eps_pareto(S: tuple[int, ...] | list[int], mu: np.ndarray, xi: np.ndarray, eps: float,

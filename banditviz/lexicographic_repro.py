@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import limits
-from ..instances import Instance
-from ..metrics import lexicographic_regrets
-from ..simulate import make_problem, resolve
+from . import limits
+from .instances import Instance
+from .metrics import lexicographic_regrets
+from .simulate import make_problem, resolve
 
 
 def round_noise_run(instance: Instance, algorithm: str, horizon: int, seed: int, **params: Any) -> np.ndarray:
