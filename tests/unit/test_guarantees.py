@@ -49,7 +49,7 @@ def test_lambda_note_names_lambda_min() -> None:
 def test_cli_run_prints_the_warnings_on_stderr(capsys) -> None:
     out = io.StringIO()
     assert cli.main(["run", "--instance", TABLE_10, "--algorithm", "mte2lo", "--horizon", "30",
-                     "--param", "lam=0.1"], out=out) == 0
+                     "--param", "lam=0.1", "--out", ""], out=out) == 0
     err = capsys.readouterr().err
     assert "warning: no guarantee here" in err and "no guarantee" not in out.getvalue()
 
