@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from .algorithms.base import AlgorithmSpec, get_algorithm
 from .algorithms.lexicographic import CONTEXTUAL_LAMBDA
 from .algorithms.lexicographic_core import lambda_min
+from .algorithms.pfiwr import WIDTH_PRESETS
 from .instances import Instance
 from .presets.lexicographic import suggested_lambda
 
@@ -35,7 +38,40 @@ def _mte2lo(instance: Instance, params: dict[str, Any]) -> list[str]:
     return []
 
 
-CHECKS: dict[str, Callable[[Instance, dict[str, Any]], list[str]]] = {"mte2lo": _mte2lo}
+def _theta_norm(instance: Instance) -> float:
+    """max_l ||theta_l||_2 of the linear model PFIwR fits: theta itself, or the means for one-hot contexts."""
+    theta = instance.theta if instance.kind == "linear" else instance.means
+    return float(np.sqrt((np.asarray(theta) ** 2).sum(axis=0)).max())
+
+
+def _pfiwr(instance: Instance, params: dict[str, Any]) -> list[str]:
+    """Theorem 4.2 (000): the delta guarantee needs the width beta_t itself (c_beta = 1) and S >= ||theta_l||."""
+    out = []
+    c_beta = params["c_beta"] or WIDTH_PRESETS[params["width"]]
+    if c_beta < 1:
+        out.append(f"c_beta = {c_beta:g} shrinks the width beta_t of Theorem 4.2 {1 / c_beta:g}-fold (the paper's "
+                   "practical tightening for its own experiments), so the delta = "
+                   f"{params['delta']:g} guarantee does not hold; measured on the presets, most runs stop with a "
+                   "wrong front (README, calibration)")
+    norm = _theta_norm(instance)
+    if params["S"] < norm:
+        kind = "theta" if instance.kind == "linear" else "the means (one-hot contexts)"
+        out.append(f"S = {params['S']:g} is below max_l ||theta_l||_2 = {norm:.3g} of {kind}, so beta_t does not "
+                   "bound the ridge estimate's error (Theorem 4.2 needs S >= ||theta_l||_2)")
+    return out
+
+
+def _pfimulti(instance: Instance, params: dict[str, Any]) -> list[str]:
+    """Auer et al. (2016): the delta guarantee holds for their width (c_beta = 1), not a tightened one."""
+    if params["c_beta"] < 1:
+        return [f"c_beta = {params['c_beta']:g} < 1 tightens Auer et al.'s width, so the delta = "
+                f"{params['delta']:g} guarantee does not hold"]
+    return []
+
+
+CHECKS: dict[str, Callable[[Instance, dict[str, Any]], list[str]]] = {
+    "mte2lo": _mte2lo, "pfiwr": _pfiwr, "pfimulti": _pfimulti,
+}
 
 
 def warnings_for(instance: Instance, algorithm: str | AlgorithmSpec, params: dict[str, Any] | None = None
