@@ -24,7 +24,7 @@ PREFIX = "no guarantee here: "
 
 
 def _mte2lo(instance: Instance, params: dict[str, Any]) -> list[str]:
-    """Proposition 1 (003, §1.4): LOAF keeps the lexicographically optimal arm only if lambda >= lambda_min."""
+    """Proposition 1 (LexMOSLB): LOAF keeps the lexicographically optimal arm only if lambda >= lambda_min."""
     lam = params["lam"]
     if instance.means is None:
         return [f"lambda = {CONTEXTUAL_LAMBDA if lam is None else lam:g} is not checked against claim (5): on a "
@@ -45,7 +45,7 @@ def _theta_norm(instance: Instance) -> float:
 
 
 def _pfiwr(instance: Instance, params: dict[str, Any]) -> list[str]:
-    """Theorem 4.2 (000): the delta guarantee needs the width beta_t itself (c_beta = 1) and S >= ||theta_l||."""
+    """Theorem 4.2 (PFIwR): the delta guarantee needs the width beta_t itself (c_beta = 1) and S >= ||theta_l||."""
     out = []
     c_beta = params["c_beta"] or WIDTH_PRESETS[params["width"]]
     if c_beta < 1:
@@ -85,7 +85,7 @@ def warnings_for(instance: Instance, algorithm: str | AlgorithmSpec, params: dic
 
 
 def lambda_note(instance: Instance) -> str | None:
-    """The caption line of a fixed-means instance under a lexicographic algorithm (003 §1.4): lambda_min and
+    """The caption line of a fixed-means instance under a lexicographic algorithm (LexMOSLB, claim (5)): lambda_min and
     the lambda MTE2LO takes when none is set; None for a contextual instance."""
     if instance.means is None:
         return None

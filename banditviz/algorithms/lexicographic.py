@@ -318,7 +318,7 @@ class PFLEX(_SingleThreshold):
 class MTE2LO(_Linear):
     """MTE2LO (Alg. 3) with LOAF (Alg. 2); records the stage sets D_{t,s} and the cut levels of each LOAF.
 
-    lambda is prior knowledge (Alg. 3 input, L178). Left empty it is the instance's suggested value
+    lambda is prior knowledge (LexMOSLB, input of Alg. 3). Left empty it is the instance's suggested value
     (``problem.params["lambda"]``: the paper's for Table 1, else lambda_min of claim (5)); a contextual
     instance has no fixed means to compute it from, so it falls back to CONTEXTUAL_LAMBDA (the smaller of the
     paper's two values, decision ours) and the run says that claim (5) is not checked.

@@ -25,7 +25,7 @@ Defaults and guarantee (measured, README "Calibration"): the default stays the p
 its experiments use, but the delta guarantee of Theorem 4.2 needs c_beta = 1 and S >= max_l ||theta_l||_2, so
 every run with c_beta < 1 or a small S carries a "no guarantee here" warning (`banditviz.guarantees`). With
 c_beta = 0.005 the width is far below the ridge estimate's shrinkage bias (p lambda_t / (n_k + p lambda_t) of
-the mean on one-hot contexts, §6 P19): on the "default" preset every seed stops within 140-300 rounds with a
+the mean on one-hot contexts): on the "default" preset every seed stops within 140-300 rounds with a
 wrong front, and on ``psi_synthetic`` (sigma = 0.25) the classification fires right after T0 = 10 d = 80.
 Every arm shares the one scalar width of eq. (12), so an arm pulled 6 times and one pulled 40 times show the
 same half-width: that is the paper's rule (a bound uniform over contexts), not a bug. With the theory width the

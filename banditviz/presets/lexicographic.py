@@ -79,9 +79,9 @@ def _description(name: str) -> str:
 def suggested_lambda(means: np.ndarray) -> float:
     """MTE2LO's trade-off lambda for fixed means, the prior knowledge its Algorithm 3 takes as input.
 
-    The paper runs each Table 1 instance with the lambda it is named after (0.1 and 10, L255); for those means
+    LexMOSLB runs each Table 1 instance with the lambda it is named after (0.1 and 10, Sec. 5); for those means
     (to 1e-9, so a rotated copy counts too) that value, otherwise the smallest lambda satisfying claim (5)
-    (lambda_min, §1.4): the tightest LOAF filter under which Proposition 1 still keeps the optimal arm.
+    (lambda_min, our computation): the tightest LOAF filter under which Proposition 1 still keeps the optimal arm.
     """
     m = np.asarray(means, dtype=float)
     for table, lam in PAPER_LAMBDA:
