@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,9 @@ def wrong(instance: Instance, spec: AlgorithmSpec, recommendation: tuple[int, ..
     return not pfi_success(instance.means, recommendation, spec.defaults().get("eps", 0.0))
 
 
-def measure(instance: Instance, algorithm: str, seeds: int, cap: int, budget: int, name: str = "") -> Calibration:
+def measure(instance: Instance, algorithm: str, seeds: int, cap: int, budget: int, name: str = "",
+            **params: Any) -> Calibration:
+    """``seeds`` runs of ``algorithm`` (defaults, or ``params``) on ``instance`` (``name``: the preset's)."""
     spec = ALGORITHMS[algorithm]
     fixed_confidence = delta_of(spec) is not None
     horizon = cap if fixed_confidence else budget
@@ -95,14 +98,14 @@ def measure(instance: Instance, algorithm: str, seeds: int, cap: int, budget: in
     samples = []
     for seed in range(seeds):
         if spec.task == "risk-averse":
-            fast = fast_risk.fast_run(instance, algorithm, horizon, seed)
+            fast = fast_risk.fast_run(instance, algorithm, horizon, seed, **params)
             done, rec, used = fast.stopped, fast.recommendation, fast.samples
         else:
-            tr = run(instance, algorithm, horizon, seed, snapshots=0)
+            tr = run(instance, algorithm, horizon, seed, snapshots=0, **params)
             done, rec, used = tr.stopped_at is not None, tr.recommendation, tr.rounds
         answered = done or not fixed_confidence
         stopped += done
         errors += bool(answered and wrong(instance, spec, rec))
         samples.append(used)
     return Calibration(algorithm, name, seeds, errors, stopped, float(np.mean(samples)), delta_of(spec),
-                       warnings_for(instance, spec))
+                       warnings_for(instance, spec, params))

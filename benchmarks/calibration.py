@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
         cap = args.risk_cap if ALGORITHMS[name].task == "risk-averse" else args.cap
         c = measure(inst, name, args.seeds, cap, args.budget, pname)
         verdict = "-" if c.holds is None else ("yes" if c.holds else "no")
+        if c.delta is not None and c.stopped == 0:
+            verdict = "untested (no run stopped)"
         if c.warnings:
             verdict += " (warned)"
         delta = "-" if c.delta is None else f"{c.delta:g}"
