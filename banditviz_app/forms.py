@@ -49,7 +49,7 @@ def cite(paper: str) -> str:
     Three or more authors become "First et al."; then the text up to its first top-level comma, with
     the first top-level parenthesised group (venue, year) added when that part has none:
     "Kone, Kaufmann & Richert (AISTATS 2025)" -> "Kone et al. (AISTATS 2025)",
-    "baseline (uniform allocation, 001 §2.7 B3)" stays whole (its comma is inside the parentheses).
+    "baseline (uniform allocation, LinPSI Sec. 5)" stays whole (its comma is inside the parentheses).
     """
     text = _AUTHORS.sub(r"\1 et al.", paper.strip())
     parts, groups = _top_level(text)

@@ -1,5 +1,5 @@
 """The Papers page's catalogue: per paper, how to recognise its registered algorithms and presets, the
-setting, the scaled-down run, and what the paper (or its spec, `/shared/specs/*.md` §Experiments) reports.
+setting, the scaled-down run, and what the paper reports.
 
 Algorithms and presets are matched on their registered ``paper`` string, so a family registered later
 appears without a change here. The numbers quoted are the paper's own where it gives numbers; where the
@@ -20,7 +20,7 @@ class Paper:
 
     key: str
     title: str
-    spec: str
+    authors: str  # authors and venue, shown with the title
     match: tuple[str, ...]
     setting: str
     reported: str
@@ -57,7 +57,8 @@ class Paper:
 
 PAPERS: tuple[Paper, ...] = (
     Paper(
-        key="pfiwr", title="Pareto Front Identification with Regret Minimization (PFIwR)", spec="000_PFIwR.md",
+        key="pfiwr", title="Pareto Front Identification with Regret Minimization (PFIwR)",
+        authors="W. Kim, G. Iyengar and A. Zeevi",
         match=("PFIwR", "Pareto Front Identification with Regret", "PFIMulti"),
         setting="Linear bandit with L objectives: identify the (epsilon-)Pareto front with confidence 1 - delta "
                 "while keeping the Pareto regret low. Main experiment: SW-LLVM, K = 16 arms, 11 features, "
@@ -73,13 +74,13 @@ PAPERS: tuple[Paper, ...] = (
     ),
     Paper(
         key="psi_linear", title="Bandit Pareto Set Identification in a Multi-Output Linear Model (GEGE)",
-        spec="001_PSI_linear.md", match=("Kone", "GEGE", "Multi-Output Linear"),
+        authors="C. Kone, E. Kaufmann and L. Richert, AISTATS 2025", match=("Kone", "GEGE", "Multi-Output Linear"),
         setting="Linear model, h objectives, d features: find the Pareto set with a fixed budget T or a fixed "
                 "confidence delta. Experiments: NoC (K = 259, h = 4, d = 2), synthetic (h = 8, d = 2), energy "
                 "efficiency (K = 768); 500 runs per point.",
         reported="Fig. 1 (fixed budget T = H2,lin, synthetic): GEGE's error \"merely increases with K, whereas for "
                  "EGE-SH/SR it grows much faster\" (L306); on NoC GEGE reduces EGE-SH's error by up to 0.5 (L310). "
-                 "The paper prints no synthetic numbers; the spec's calibration (§4.5, K = 32, T = 1111, "
+                 "The paper prints no synthetic numbers; our calibration (K = 32, T = 1111, "
                  "sigma = 0.25, 300 runs) gives error GEGE 0.090, EGE-SH 0.203, EGE-SR 0.173, Uniform 0.610, "
                  "i.e. correct 0.91, 0.80, 0.83, 0.39.",
         presets=("psi_synthetic",), horizon=1111, seeds=5, prefer=("gege_fb", "ege_sh", "ege_sr"), max_algorithms=3,
@@ -87,7 +88,7 @@ PAPERS: tuple[Paper, ...] = (
     ),
     Paper(
         key="mol_ts", title="Thompson Sampling for Multi-Objective Linear Contextual Bandit (MOL-TS)",
-        spec="002_MOL_TS.md", match=("Park, Ann & Oh",),
+        authors="S. Park, H. Ann and M. Oh, NeurIPS 2025", match=("Park, Ann & Oh",),
         setting="Contextual linear bandit with L objectives: fresh contexts every round; regret measured on the "
                 "Pareto front (PR) and on the effective (convex) front (EPR). Main: K = 50, d = 5, L = 4, "
                 "T = 10,000, sigma = 1, 10 instances. The scaled run uses the small 2-D contextual preset.",
@@ -101,7 +102,7 @@ PAPERS: tuple[Paper, ...] = (
     ),
     Paper(
         key="lexicographic", title="Multiobjective Stochastic Linear Bandits under Lexicographic Ordering",
-        spec="003_lexicographic.md", match=("Lexicographic Ordering",),
+        authors="anonymous submission", match=("Lexicographic Ordering",),
         setting="Linear bandit with m = 5 ranked objectives, d = 10, 10 fixed arms (Table 1), N(0, 1) noise, "
                 "T = 10^5, delta = 0.01, 10 repetitions; STE2LO and MTE2LO against PF-LEX and OFUL.",
         reported="Qualitative only (Fig. 2): for lambda = 0.1, OFUL is best on objective 1 and worst on "
@@ -112,7 +113,8 @@ PAPERS: tuple[Paper, ...] = (
         params={"mte2lo": {"lam": 0.1}},
     ),
     Paper(
-        key="risk_averse", title="Risk-Averse Best Arm Set Identification (RAMGapE)", spec="004_risk_averse.md",
+        key="risk_averse", title="Risk-Averse Best Arm Set Identification (RAMGapE)",
+        authors="S. Nonaga, K. Tabata, Y. Mizuno and T. Komatsuzaki",
         match=("Risk-Averse",),
         setting="K arms with rewards in [0, 1]; objectives: the mean (maximise) and the mean-variance risk xi "
                 "(minimise), rho = 0.01. Experiment 3: Table 1 (K = 10 Beta arms), fixed budget n = 10,000, "

@@ -15,7 +15,7 @@ st.caption("Each section runs a scaled-down version of the paper's experiment (a
 
 for paper in PAPERS:
     st.header(paper.title, divider="gray")
-    st.markdown(f"**Setting.** {paper.setting}  \n_Spec: `shared/specs/{paper.spec}`_")
+    st.markdown(f"**Setting.** {paper.setting}  \n_{paper.authors}_")
     preset_name = paper.run_preset()
     algorithms = paper.algorithms(banditviz.preset(preset_name).kind) if preset_name else []
     listed = ", ".join(n for n, s in banditviz.ALGORITHMS.items() if paper.matches(s.paper)) or "none yet"
