@@ -79,7 +79,7 @@ PAPERS: tuple[Paper, ...] = (
                 "confidence delta. Experiments: NoC (K = 259, h = 4, d = 2), synthetic (h = 8, d = 2), energy "
                 "efficiency (K = 768); 500 runs per point.",
         reported="Fig. 1 (fixed budget T = H2,lin, synthetic): GEGE's error \"merely increases with K, whereas for "
-                 "EGE-SH/SR it grows much faster\" (L306); on NoC GEGE reduces EGE-SH's error by up to 0.5 (L310). "
+                 "EGE-SH/SR it grows much faster\"; on NoC GEGE reduces EGE-SH's error by up to 0.5 (Sec. 5.2). "
                  "The paper prints no synthetic numbers; our calibration (K = 32, T = 1111, "
                  "sigma = 0.25, 300 runs) gives error GEGE 0.090, EGE-SH 0.203, EGE-SR 0.173, Uniform 0.610, "
                  "i.e. correct 0.91, 0.80, 0.83, 0.39.",

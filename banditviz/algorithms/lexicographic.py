@@ -1,8 +1,8 @@
 """Lexicographic multi-objective bandits (task "lexicographic", LexMOSLB).
 
 * ``mte2lo``: Multiple Trade-off between Exploration and Exploitation under Lexicographic Ordering
-  (Alg. 3, L176-L198) with the LOAF filter (Alg. 2, eqs. 17-18); input lambda of claim (5).
-* ``ste2lo``: Single Trade-off ... (Alg. 1, L101-L120): one threshold epsilon, then the chain filter (eq. 15).
+  (Alg. 3) with the LOAF filter (Alg. 2, eqs. 17-18); input lambda of claim (5).
+* ``ste2lo``: Single Trade-off ... (Alg. 1): one threshold epsilon, then the chain filter (eq. 15).
 * ``pf_lex``: PF-LEX (Hüyük & Tekin 2021, LexMOSLB Sec. 2.2): sample means, threshold epsilon, chain filter (eq. 11).
 * ``oful``: OFUL (Abbasi-Yadkori et al. 2011, LexMOSLB Sec. 2.1) on objective 1 only, the paper's
   single-objective baseline.

@@ -3,10 +3,10 @@
 Pure functions shared by STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexicographic`):
 
 * `tied_argmax`: lowest index among the values within 1e-12 (1 + |max|) of the maximum (pitfall P6/P7).
-* `chain_filter`: the chain relation C_i of LexMOSLB Sec. 3.1 (L99), used by STE2LO (eq. 15) and PF-LEX (eq. 11).
+* `chain_filter`: the chain relation C_i of LexMOSLB Sec. 3.1, used by STE2LO (eq. 15) and PF-LEX (eq. 11).
 * `loaf`: the Lexicographically Ordered Arm Filter, Alg. 2, eqs. (17)-(18), used by MTE2LO (Alg. 3).
 * `gamma_radius` (eq. 13), `pf_lex_beta` (LexMOSLB Sec. 2.2), `oful_alpha` (Sec. 2.1): unscaled confidence radii.
-* `ste2lo_epsilon`, `pf_lex_epsilon` (L257), `loaf_coefficients` (LexMOSLB Alg. 2), `lambda_min` (Sec. 1, claim (5)),
+* `ste2lo_epsilon`, `pf_lex_epsilon` (Sec. 4), `loaf_coefficients` (LexMOSLB Alg. 2), `lambda_min` (Sec. 1, claim (5)),
   `theorem1_bound`, `theorem2_bound`, `lemma2_bound`, `proposition1_gap` (LexMOSLB Sec. 3).
 
 The filters run on Python lists (one list of K floats per objective): with K of order 10 this is several
@@ -102,7 +102,7 @@ def chain_filter(lower: list[list[float]], upper: list[list[float]], candidates:
                  pool: str = "full") -> Cascade:
     """Chain filter of STE2LO (eq. 15) and PF-LEX (eq. 11): D^i = {x in D^{i-1} : x C_i x_hat^i}.
 
-    ``pool="full"`` lets every arm of D_t be a chain intermediate (the literal definition, L89/L99);
+    ``pool="full"`` lets every arm of D_t be a chain intermediate (the literal definition);
     ``pool="candidates"`` only the arms of D^{i-1} (P8).
     """
     everyone = list(range(len(upper[0])))
@@ -120,7 +120,7 @@ def chain_filter(lower: list[list[float]], upper: list[list[float]], candidates:
 
 # ---------------------------------------------------------------------------------------------- radii
 def gamma_radius(t: int, d: int, m: int, delta: float, R: float) -> float:
-    """gamma_t = R sqrt(d ln(m (1 + t) / delta)) + 1 (eq. 13, L132), before the width scale c."""
+    """gamma_t = R sqrt(d ln(m (1 + t) / delta)) + 1 (eq. 13), before the width scale c."""
     return R * math.sqrt(d * math.log(m * (1 + t) / delta)) + 1.0
 
 
@@ -136,12 +136,12 @@ def oful_alpha(logdet_V: float, delta: float, R: float, S: float = 1.0) -> float
 
 # ---------------------------------------------------------------------------------------------- constants
 def ste2lo_epsilon(d: int, K: int, T: int) -> float:
-    """epsilon = d^{2/3} (K T)^{-1/3} (L161, L257)."""
+    """epsilon = d^{2/3} (K T)^{-1/3} (LexMOSLB Sec. 4)."""
     return d ** (2 / 3) * (K * T) ** (-1 / 3)
 
 
 def pf_lex_epsilon(K: int, T: int) -> float:
-    """epsilon = (K T)^{-1/3} (L257)."""
+    """epsilon = (K T)^{-1/3} (LexMOSLB Sec. 4)."""
     return (K * T) ** (-1 / 3)
 
 
@@ -161,7 +161,7 @@ def geometric_sum(lam: float, i: int) -> float:
 
 
 def theorem1_bound(epsilon: float, d: int, K: int, T: int, m: int, delta: float, R: float = 1.0) -> float:
-    """Thm 1 (L157): 100 eps^-2 d ln T (R^2 d ln(m (1 + T) / delta) + 1) + 2 K T eps."""
+    """Thm 1: 100 eps^-2 d ln T (R^2 d ln(m (1 + T) / delta) + 1) + 2 K T eps."""
     return 100 * epsilon**-2 * d * math.log(T) * (R**2 * d * math.log(m * (1 + T) / delta) + 1) + 2 * K * T * epsilon
 
 
@@ -171,7 +171,7 @@ def lemma2_bound(epsilon: float, d: int, T: int, m: int, delta: float, R: float 
 
 
 def theorem2_bound(i: int, lam: float, d: int, T: int, m: int, delta: float, R: float = 1.0) -> float:
-    """Thm 2 (L242): 8 G_i (sqrt T + 5 d ln T (R sqrt(ln(m (1 + T) / delta)) + 1) sqrt T), objective i (1-based)."""
+    """Thm 2: 8 G_i (sqrt T + 5 d ln T (R sqrt(ln(m (1 + T) / delta)) + 1) sqrt T), objective i (1-based)."""
     root = math.sqrt(T)
     radius = R * math.sqrt(math.log(m * (1 + T) / delta)) + 1
     return 8 * geometric_sum(lam, i) * (root + 5 * d * math.log(T) * radius * root)

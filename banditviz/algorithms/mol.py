@@ -35,18 +35,18 @@ from .mol_front import EffectiveFrontSampler
 
 PAPER = "Park, Ann & Oh (NeurIPS 2025)"
 KINDS = ("contextual", "linear")
-ANTI_CONCENTRATION = 0.15  # p of Lemma 1 (L806): P(N(0,1) >= 1) >= 0.15
+ANTI_CONCENTRATION = 0.15  # p of Lemma 1: P(N(0,1) >= 1) >= 0.15
 
 
 def confidence_radius(t: int, d: int, L: int, lam: float = 1.0, delta: float = 0.05, R: float = 1.0) -> float:
-    """c_{1,t}(delta) = R sqrt(d log((1 + (t-1)/(lam d)) / (delta/L))) + sqrt(lam) (MOL-TS Alg. 1, L205/L849)."""
+    """c_{1,t}(delta) = R sqrt(d log((1 + (t-1)/(lam d)) / (delta/L))) + sqrt(lam) (MOL-TS Alg. 1)."""
     if t < 1:
         raise ValueError(f"t: round must be >= 1, got {t}")
     return R * math.sqrt(d * math.log((1 + (t - 1) / (lam * d)) / (delta / L))) + math.sqrt(lam)
 
 
 def theorem2_samples(L: int) -> int:
-    """M = ceil(1 - log L / log(1 - p)) with p = 0.15 (Theorem 2, L239): 1, 6, 10, 14 for L = 1, 2, 4, 8."""
+    """M = ceil(1 - log L / log(1 - p)) with p = 0.15 (Theorem 2): 1, 6, 10, 14 for L = 1, 2, 4, 8."""
     if L < 1:
         raise ValueError(f"L: number of objectives must be >= 1, got {L}")
     return math.ceil(1 - math.log(L) / math.log(1 - ANTI_CONCENTRATION))
@@ -241,7 +241,7 @@ class MOLTS(_MOLinear):
 @register("mol_ts_m1", paper=PAPER, task="regret", kinds=KINDS, params=(*_RADIUS_PARAMS, *_RIDGE_PARAMS),
           summary="MOL-TS without optimistic sampling (M = 1): the paper's ablation (Fig. 2, right column).")
 class MOLTSNoOptimism(MOLTS):
-    """MOL-TS with M = 1: one plain Thompson sample per objective (L255, L261); otherwise unchanged."""
+    """MOL-TS with M = 1: one plain Thompson sample per objective (MOL-TS Sec. 6); otherwise unchanged."""
 
 
 @register("mol_ucb", paper="Lu et al. (IJCAI 2019), as the baseline of " + PAPER, task="regret", kinds=KINDS,
@@ -267,7 +267,7 @@ class MOLUCB(_MOLinear):
 
 
 @register("mol_eps_greedy", paper=PAPER + ", baseline", task="regret", kinds=KINDS,
-          params=(Param("epsilon", 0.05, "probability of a uniformly random arm (L261)", low=0.0, high=1.0),
+          params=(Param("epsilon", 0.05, "probability of a uniformly random arm (MOL-TS Sec. 6)", low=0.0, high=1.0),
                   Param("exploit_set", "pareto", "exploit uniformly over the Pareto or the effective front "
                         "of the estimates", choices=("pareto", "effective")),
                   *_RIDGE_PARAMS),

@@ -1,9 +1,9 @@
-"""Table 1 instances of the lexicographic paper (LexMOSLB Sec. 4, Table 1, L220-L232).
+"""Table 1 instances of the lexicographic paper (LexMOSLB Sec. 4, Table 1).
 
 Ten arms, five objectives ranked by index (objective 1 matters most). The paper's arm vectors are not
 given, only their expected rewards; by the spec's decision the arms are one-hot, x_k = e_k (d = K = 10),
 and theta^i is column i of the table, so the linear learners see exactly the table's means. Noise is
-N(0, 1) per objective (L255). Arms keep the package's 0-based names: "arm 0" is the paper's Arm 1, the
+N(0, 1) per objective (LexMOSLB Sec. 4). Arms keep the package's 0-based names: "arm 0" is the paper's Arm 1, the
 lexicographic optimum of both tables. The designed tie chain is arms (1,2) on objective 1, (2,3) on 2,
 (3,4) on 3, (4,5) on 4 and (5,6) on 5 (paper numbering); the literals tie exactly.
 """
@@ -43,7 +43,7 @@ TABLE1_LAMBDA_10 = (
     (-0.35, -0.10, 0.40, 0.02, -0.08),
 )
 
-SUGGESTED_LAMBDA = {"lexicographic_lambda_0.1": 0.1, "lexicographic_lambda_10": 10.0}  # MTE2LO input (L255)
+SUGGESTED_LAMBDA = {"lexicographic_lambda_0.1": 0.1, "lexicographic_lambda_10": 10.0}  # MTE2LO input (LexMOSLB Sec. 4)
 PAPER_LAMBDA = ((TABLE1_LAMBDA_01, 0.1), (TABLE1_LAMBDA_10, 10.0))
 OBJECTIVES = tuple(f"objective {i} (priority {i})" for i in range(1, 6))
 

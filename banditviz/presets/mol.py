@@ -20,7 +20,7 @@ from .. import limits
 from ..instances import PRESETS, Instance, random_contextual, random_linear, register_preset
 
 PAPER = "Park, Ann & Oh, Thompson Sampling for Multi-Objective Linear Contextual Bandit (NeurIPS 2025)"
-HORIZON = 10_000  # the paper's T (L259)
+HORIZON = 10_000  # the paper's T (MOL-TS Sec. 6)
 
 # figure: (K, d, L, contextual) -- MOL-TS App. F
 SETTINGS = {
