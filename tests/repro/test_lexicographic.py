@@ -151,7 +151,7 @@ def test_t4_figure_1_chain_loses_the_optimum_loaf_keeps_it():
 # ---------------------------------------------------------------------------------------------- T5-T7: runs
 @pytest.mark.parametrize("T", [1, 2, 5, 17, 20])
 def test_t5_mte2lo_terminates_for_tiny_horizons(T):
-    assert 2.0 ** -analysis_stages(T) >= T**-0.5  # the paper's claim (L238) fails here (P9)
+    assert 2.0 ** -analysis_stages(T) >= T**-0.5  # the paper's claim (LexMOSLB Sec. 3.2) fails here
     tr = simulate.run(preset(TABLE_01), "mte2lo", T, seed=0, snapshots=T)
     assert tr.rounds == T and tr.snapshots[-1].extras["stage_index"] >= 1
 

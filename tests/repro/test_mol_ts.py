@@ -55,7 +55,7 @@ def test_figure1_gaps_per_round():
 
 
 def test_figure1_agents():
-    """Both agents have Pareto regret 0; effective regret 0.35 vs 0; totals (1.3, 1.3) vs (1.6, 1.7) (L90)."""
+    """Both agents have Pareto regret 0; effective regret 0.35 vs 0; totals (1.3, 1.3) vs (1.6, 1.7) (MOL-TS Fig. 1)."""
     expected = {"agent 1": (0.35, (1.3, 1.3)), "agent 2": (0.0, (1.6, 1.7))}
     for agent, plays in FIGURE1_AGENTS.items():
         gaps = [regrets(FIGURE1_ROUNDS[r], a) for r, a in enumerate(plays)]

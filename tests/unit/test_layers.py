@@ -1,4 +1,4 @@
-"""The import arrows of DESIGN.md point one way: pages -> figures -> engine -> model, never back.
+"""The import arrows point one way: pages -> figures -> engine -> model, never back.
 
 Model: algorithms, environment, instances, pareto, presets, risk and their helpers. Engine: simulate, trace,
 metrics and the modules that run many simulations (sweeps, compiled loops, fronts, guarantees, reproduction

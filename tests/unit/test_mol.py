@@ -128,7 +128,7 @@ def _fed_ts(M: int = 3, n: int = 40, d: int = 3, L: int = 2) -> tuple[MOLTS, np.
 
 
 def test_thompson_samples_have_covariance_c2_V_inverse():
-    """theta~ ~ N(theta_hat, c^2 V^{-1}) (L153): Monte-Carlo mean and covariance, loose tolerance."""
+    """theta~ ~ N(theta_hat, c^2 V^{-1}) (MOL-TS Alg. 1): Monte-Carlo mean and covariance, loose tolerance."""
     alg, V = _fed_ts()
     alg._observe(41)
     alg.M = 4000  # many draws of the same round's sampling distribution
