@@ -4,12 +4,20 @@ Targets: the default Watch run (K = 10, L = 2, T = 2,000, 200 frames) under 2 MB
 under 0.5 s; a 3-D run with K = 30 under 5 MB.  The naive reference builds the same figure through
 Plotly's validating constructors (``go.Figure(fig.to_dict())``), which is what `animate` avoids.
 
-Run:  .venv/bin/python benchmarks/figures.py
+Playback (issue 14): frames per second of the default 3-D Watch figure (default_3d, its default
+algorithm, T = 2,000) stepped frame by frame with ``Plotly.animate`` in headless Chromium (software
+GL), the way the Watch player drives it; target >= 10 frames/s.  The reference in the same browser
+redraws each frame's whole figure with ``Plotly.react`` (what a server round trip per frame costs at best).
+
+Run:  .venv/bin/python benchmarks/figures.py [--fps-only]
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,8 +53,65 @@ def case(label: str, trace: bv.Trace, limit_mb: float, budget_s: float | None) -
           f"(x{naive / build:5.1f})  {verdict}")
 
 
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run"]
+STEP_ALL = """async s => {
+    const gd = document.getElementById('gd');
+    await Plotly.newPlot(gd, s.data, s.layout, {responsive: false});
+    await Plotly.addFrames(gd, s.frames);
+    const opts = {mode: 'immediate', transition: {duration: 0}, frame: {duration: 0, redraw: s.layout.meta.bv.redraw}};
+    await Plotly.animate(gd, ['0'], opts);
+    const t0 = performance.now();
+    for (let n = 1; n < s.frames.length; n++) { await Plotly.animate(gd, [String(n)], opts); }
+    const step = (performance.now() - t0) / 1000;
+    const t1 = performance.now();  // reference: the whole figure of each frame redrawn by Plotly.react
+    const base = s.data.map(t => ({...t}));
+    for (let n = 1; n < s.frames.length; n++) {
+        const f = s.frames[n];
+        f.traces.forEach((k, i) => { base[k] = {...s.data[k], ...f.data[i]}; });
+        await Plotly.react(gd, base.map(t => ({...t})), s.layout);
+    }
+    return [s.frames.length - 1, step, (performance.now() - t1) / 1000];
+}"""
+
+
+def browser_fps(fig: go.Figure) -> tuple[int, float, float]:
+    """(frames stepped, seconds with Plotly.animate, seconds with Plotly.react) in headless Chromium."""
+    from playwright.sync_api import sync_playwright
+    from plotly.offline import get_plotlyjs
+
+    with tempfile.TemporaryDirectory() as tmp:
+        page_path = Path(tmp) / "page.html"
+        (Path(tmp) / "plotly.js").write_text(get_plotlyjs())
+        page_path.write_text('<!doctype html><html><head><meta charset="utf-8"><script src="plotly.js"></script>'
+                             '</head><body style="margin:0"><div id="gd"></div></body></html>')
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=BROWSER_ARGS)
+            page = browser.new_page(viewport={"width": 1366, "height": 768})
+            page.set_default_timeout(600_000)
+            page.goto(page_path.as_uri())
+            n, step, react = page.evaluate(STEP_ALL, json.loads(fig.to_json()))
+            browser.close()
+    return n, step, react
+
+
+def fps_case() -> None:
+    from banditviz_app import state
+
+    inst = bv.preset("default_3d")
+    alg = state.default_algorithm(inst)
+    fig = figures.animate(bv.run(inst, alg, state.DEFAULT_HORIZON, seed=0), controls=False, height=740)
+    n, step, react = browser_fps(fig)
+    print(f"3-D playback, default_3d, {alg}, T={state.DEFAULT_HORIZON}: {n} frames stepped in {step:.2f} s = "
+          f"{n / step:.1f} frames/s (target >= 10)  reference Plotly.react per frame: {n / react:.1f} frames/s "
+          f"(x{react / step:.1f})  JSON {len(fig.to_json()) / 1e6:.2f} MB  {'ok' if n / step >= 10 else 'SLOW'}")
+
+
 def main() -> None:
     print("figures benchmark (best of 3; the machine is shared, so compare ratios)")
+    fps_case()
+    if "--fps-only" in sys.argv:
+        return
     for alg in ("pareto_ucb1", "pareto_ts"):
         case(f"default 2-D, {alg}, T=2000", bv.run(bv.preset("default"), alg, 2000, seed=0), 2.0, 0.5)
     case("uniform_box(30, 3), pareto_ucb1, T=2000",

@@ -47,10 +47,14 @@ MAX_LABELLED_3D = 15  # more arms in 3-D: no arm labels (hover names them)
 OUTSIDE_LABEL_3D = "estimate outside the view (shown at its edge)"
 SPEEDS = (("slow", 480), ("normal", 120), ("fast", 30))  # (label, ms per frame); doubled in 3-D (full redraws)
 MAX_STRIPS = 5
-# Arm x frame products that keep a figure's JSON near 5 MB (measured: ~170 bytes per arm and frame in 2-D and
-# strips, ~700 in 3-D); many arms get fewer frames, never fewer than MIN_FRAMES.
-ARM_FRAME_BUDGET = {2: 30_000, 3: 7_000}
+# JSON budget of a figure (issue 14: <= 2 MB for every preset) and its measured cost per arm and frame (2-D
+# and strips, 3-D; the meta table included), plus the sampled vectors of Thompson sampling; many arms get
+# fewer frames, never fewer than MIN_FRAMES.
+JSON_BUDGET = 1_800_000
+BYTES_PER_ARM_FRAME = {2: 190, 3: 300}
+BYTES_PER_SAMPLE_FRAME = 140
 MIN_FRAMES = 5
+MAX_CURVE_POINTS = 60  # per frame: a growing curve thinned to this many points (else frames grow as n^2)
 _STATUS_RGB = [STATUS_COLORS[s] for s in STATUS_NAMES]
 # Curves of one run: black, then the series colours (a lexicographic run has up to five objectives).
 CURVE_COLORS = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7")
@@ -398,7 +402,7 @@ class _Scene(_Panel):
 
     def styles(self) -> list[dict]:
         K = self.ctx.K
-        edge_alpha = float(np.clip(6.0 / K, 0.3, 0.8))  # many boxes: fainter, or the scene is a thicket
+        edge_alpha = float(np.clip(8.0 / K, 0.45, 0.9))  # many boxes: fainter, or the scene is a thicket
         out = self._truth_styles() if self.show_truth and self.ctx.truth_moves else []
         if self.has_samples:
             out.append({"type": "scatter3d", "mode": "markers", "name": "sampled vectors",
@@ -429,7 +433,7 @@ class _Scene(_Panel):
         ]
         if K <= MAX_LABELLED_3D:  # labels above the points (drawn last), so that no point hides one
             out.append({"type": "scatter3d", "mode": "text", "name": "arm labels", "showlegend": False,
-                        "textfont": {"size": 18, "color": INK}, "hoverinfo": "skip"})
+                        "textfont": {"size": 22, "color": INK}, "hoverinfo": "skip"})
         for t in out:
             t["scene"] = self.scene
             if self.hide_boxes and t.get("legendgroup") == "boxes":
@@ -668,8 +672,9 @@ class _Curves(_Panel):
         return out
 
     def data(self, n: int) -> list[dict]:
-        x = self.rounds[:n + 1].astype(int).tolist()
-        out = [{"x": x, "y": num(v[:n + 1])} for _, v in self.series]
+        keep = frame_indices(n + 1, MAX_CURVE_POINTS)
+        x = self.rounds[keep].astype(int).tolist()
+        out = [{"x": x, "y": num(v[keep])} for _, v in self.series]
         if self.marks_round:
             t = int(self.ctx.rounds[n])
             out.append({"x": [t, t], "y": self.yrange})
@@ -802,6 +807,13 @@ def _check_common(trace: Any, max_frames: Any, controls: Any, height: Any, name:
         raise ValueError(f"height: must be None or a whole number of pixels in [300, 4000], got {height!r}")
 
 
+def _frame_budget(trace: Trace, dims: int, sides: int) -> int:
+    """Frames that keep the figure within JSON_BUDGET: ``sides`` objective panels of ``dims`` dimensions."""
+    samples = any("samples" in s.extras for s in trace.snapshots[:3])
+    per_frame = sides * trace.instance.K * (BYTES_PER_ARM_FRAME[dims] + BYTES_PER_SAMPLE_FRAME * samples)
+    return JSON_BUDGET // per_frame
+
+
 def _signs(trace: Trace, obj: tuple[int, ...]) -> np.ndarray:
     return np.array([-1.0 if trace.instance.directions[o] == "min" else 1.0 for o in obj])
 
@@ -820,7 +832,7 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     inst, task = trace.instance, _task(trace)
     strips = task == "lexicographic" or inst.L == 1
     obj = _check_objectives(objectives, inst.L, strips)
-    budget = ARM_FRAME_BUDGET[3 if len(obj) == 3 and not strips else 2] // inst.K
+    budget = _frame_budget(trace, 3 if len(obj) == 3 and not strips else 2, 1)
     ctx = _Ctx(trace, frame_indices(len(trace.snapshots), max(MIN_FRAMES, min(int(max_frames), budget))), obj,
                _signs(trace, obj))
     right = (0.66, 1.0)
@@ -858,7 +870,7 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     obj = _check_objectives(objectives, inst.L, False)
     three = len(obj) == 3
     rounds, ia, ib = race_frames(trace_a.snapshot_rounds, trace_b.snapshot_rounds,
-                                 max(MIN_FRAMES, min(int(max_frames), ARM_FRAME_BUDGET[len(obj)] // (2 * inst.K))))
+                                 max(MIN_FRAMES, min(int(max_frames), _frame_budget(trace_a, len(obj), 2))))
     signs = _signs(trace_a, obj)
     ca, cb = (_Ctx(t, i, obj, signs, rounds=rounds) for t, i in ((trace_a, ia), (trace_b, ib)))
     view = _view(ca, cb)
