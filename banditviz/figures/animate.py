@@ -54,6 +54,7 @@ JSON_BUDGET = 1_800_000
 BYTES_PER_ARM_FRAME = {2: 190, 3: 300}
 BYTES_PER_SAMPLE_FRAME = 140
 MIN_FRAMES = 5
+LEGEND_COLUMNS = 3  # legend entries per row at 1366 px (measured in the screenshots): sets the top margin
 MAX_CURVE_POINTS = 60  # per frame: a growing curve thinned to this many points (else frames grow as n^2)
 _STATUS_RGB = [STATUS_COLORS[s] for s in STATUS_NAMES]
 # Curves of one run: black, then the series colours (a lexicographic run has up to five objectives).
@@ -653,6 +654,7 @@ class _Curves(_Panel):
         lo, hi = min(0.0, float(np.nanmin(vals))), float(np.nanmax(vals))
         self.yrange = [lo, hi * 1.08 if hi > 0 else 1.0]
         self.xmax = float(ctx.rounds[-1])
+        self.x_title = "round t"
 
     def _ref(self) -> dict:
         return {"xaxis": f"x{self.a}", "yaxis": f"y{self.a}"}
@@ -683,7 +685,7 @@ class _Curves(_Panel):
     def axes(self) -> dict:
         """Its axes, and its own legend inside its top-left corner (curves rise away from it)."""
         xd, yd = self.domain
-        return {f"xaxis{self.a}": {"domain": list(xd), "anchor": f"y{self.a}", "title": {"text": "round t"},
+        return {f"xaxis{self.a}": {"domain": list(xd), "anchor": f"y{self.a}", "title": {"text": self.x_title},
                                    "range": [0, self.xmax * 1.02]},
                 f"yaxis{self.a}": {"domain": list(yd), "anchor": f"x{self.a}", "range": self.yrange},
                 "legend2": {"x": xd[0] + 0.01, "y": yd[1], "xanchor": "left", "yanchor": "top",
@@ -845,7 +847,8 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     curves = _Curves(ctx, task, 1, (right, (0.58, 1.0)))
     panels = [main, curves, _Pulls(ctx, 2, (right, (0.0, 0.42)))]
     redraw = isinstance(main, _Scene)
-    notes = [_panel_title(curves.title, right[0], 1.0), _panel_title("pulls per arm (colour = status)", right[0], 0.42)]
+    curves.x_title = ""  # said by the panel title: a "round t" axis title would collide with the pulls title
+    notes = [_panel_title(f"{curves.title} by round", right[0], 1.0), _panel_title("pulls per arm", right[0], 0.42)]
     meta = explain.meta(trace, ctx.idx, ctx.rounds, obj, redraw)
     return _assemble(panels, [], _title(trace, task), notes, meta, controls, height)
 
@@ -874,14 +877,14 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     signs = _signs(trace_a, obj)
     ca, cb = (_Ctx(t, i, obj, signs, rounds=rounds) for t, i in ((trace_a, ia), (trace_b, ib)))
     view = _view(ca, cb)
-    left, right, top = (0.0, 0.47), (0.53, 1.0), (0.47, 1.0)
+    left, right, top = (0.0, 0.47), (0.53, 1.0), (0.53, 1.0)
     if three:
         pa: _Panel = _Scene(ca, show_truth, (left, top), "scene", view)
         pb: _Panel = _Scene(cb, show_truth, (right, top), "scene2", view)
     else:
         pa = _Plane(ca, show_truth, "x2", "y2", (left, top), view)
         pb = _Plane(cb, show_truth, "x3", "y3", (right, top), view)
-    low = (0.0, 0.26)
+    low = (0.0, 0.24)
     cu_a = _Curves(ca, _task(trace_a), 1, (left, low), prefix="A: ")
     cu_b = _Curves(cb, _task(trace_b), 1, (left, low), prefix="B: ", dash="dash", marks_round=False)
     ymin, ymax = min(cu_a.yrange[0], cu_b.yrange[0]), max(cu_a.yrange[1], cu_b.yrange[1])
@@ -939,11 +942,16 @@ def _assemble(panels: list[_Panel], twins: list[_Panel], title: str, notes: list
             d["type"] = s["type"]
         frames.append({"name": str(n), "data": data, "traces": moving})
     base = [_merge(s, d) for s, d in zip(styles, frames[0]["data"], strict=True)]
-    margin = {"l": 90, "r": 30, "t": 190, "b": 150 if controls else 60}
-    layout = base_layout(title, height=height or 860, uirevision="keep", hovermode="closest", margin=margin,
+    H = height or 860
+    rows = -(-sum(1 for t in statics if t.get("showlegend", True) and "legend" not in t) // LEGEND_COLUMNS)
+    title_px, row_px, notes_px = 44, 26, 40
+    margin = {"l": 90, "r": 30, "t": title_px + rows * row_px + notes_px, "b": 150 if controls else 60}
+    layout = base_layout(title, height=H, uirevision="keep", hovermode="closest", margin=margin,
                          meta={"bv": meta})
     layout["title"].update(y=0.985, yref="container", yanchor="top")
-    layout["legend"].update(y=1.04, yanchor="bottom", x=0.0, traceorder="normal")
+    # the legend hangs below the title in pixels (container coordinates), so that neither the title above nor
+    # the panel titles below it overlap it at any height (issue 14 screenshots at 1366x768 and 1920x1080)
+    layout["legend"].update(yref="container", y=1 - title_px / H, yanchor="top", x=0.0, traceorder="normal")
     for p in everything:
         layout.update(p.axes())
     layout["annotations"] = notes + [a for p in everything for a in p.annotations()]

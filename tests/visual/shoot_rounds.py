@@ -27,6 +27,7 @@ from banditviz import figures, instances  # noqa: E402
 
 OUT = ROOT / "artifacts" / "visual" / "rounds"
 VIEWPORT = {"width": 1366, "height": 768}
+HEIGHT = int(sys.argv.pop(1)) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 740
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><script src="plotly.js"></script>
@@ -72,6 +73,7 @@ def shoot(names: list[str]) -> None:
         page.set_default_timeout(120_000)
         for name in names or list(builders):
             fig = builders[name]()
+            fig.update_layout(height=HEIGHT)
             spec = json.loads(fig.to_json())
             rounds = spec["layout"]["meta"]["bv"]["rounds"]
             page.goto((OUT / "page.html").as_uri())
