@@ -145,7 +145,7 @@ class ParetoTS(_Empirical):
         n = self.stats.counts[:, None]
         if self.prior == "gaussian":
             mean = self.stats.sums / (n + 1)
-            self.samples = mean + self.sigma / np.sqrt(n + 1) * self.rng.standard_normal((self.K, self.L))
+            self.samples = mean + self._posterior_sd()[:, None] * self.rng.standard_normal((self.K, self.L))
         else:
             self.samples = self.rng.beta(*self._beta_posterior())
         return self._pick_front(self.samples, "posterior samples")

@@ -13,14 +13,20 @@ at T = 2,000 in brackets):
 * PR: MOL-TS 7.9 | 9.2 [7.6], MOL-UCB 13.0 | 16.4 [14.9], epsilon-greedy 21.4 | 33.8 [28.2].
 * Expected reward (sum over objectives): MOL-TS above MOL-UCB on 10/10 instances.
 * M = 10 vs M = 1 paired EPR wins: 6/10 (spec: 8/10, reported, not gated).
+* Against the greedy learner on the estimated effective front (MOL-TS with no sampling; not in the paper),
+  on the current presets: EPR 17.4 (MOL-TS) vs 15.6 (greedy), PR 9.5 vs 8.2, MOL-TS wins 4/10: the claims
+  do not hold against it (an xfail test records this).
 """
+
+import dataclasses
 
 import numpy as np
 import pytest
 from scipy.optimize import linprog
 
 from banditviz import pareto, preset, run
-from banditviz.algorithms.mol import confidence_radius, theorem2_samples
+from banditviz.algorithms import ALGORITHMS
+from banditviz.algorithms.mol import MOLTS, confidence_radius, theorem2_samples
 from banditviz.environment import Environment
 from banditviz.metrics import pulled_regrets
 from banditviz.presets.mol import FIGURE1_AGENTS, FIGURE1_ROUNDS
@@ -113,16 +119,24 @@ def test_constants():
 
 
 # ---------------------------------------------------------------- our statistical checks statistical
+class EffectiveFrontGreedy(MOLTS):
+    """Broken MOL-TS: no sampling at all; a uniform arm of the effective Pareto front of the point estimates."""
+
+    def sample_parameters(self, c: float) -> np.ndarray:
+        return np.broadcast_to(self.ridge.theta.T[:, None, :], (self.L, self.M, self.d))
+
+
+GREEDY = dataclasses.replace(ALGORITHMS["mol_ts"], name="mol_ts [effective-front greedy]", cls=EffectiveFrontGreedy)
 T_SLOW = 1000
 SEEDS = range(10)
-ALGS = ("mol_ts", "mol_ts_m1", "mol_ucb", "mol_eps_greedy")
+ALGS = ("mol_ts", "mol_ts_m1", "mol_ucb", "mol_eps_greedy", GREEDY)
 
 
 @pytest.fixture(scope="module")
 def main_runs() -> dict[str, np.ndarray]:
     """Per algorithm, a (10, 5) array: PR(T), EPR(T), expected reward summed over objectives, mean per-round PR
     over the first and the last 20% of rounds. Instance i = preset seed i run with seed i (common random numbers)."""
-    out: dict[str, list] = {a: [] for a in ALGS}
+    out: dict = {a: [] for a in ALGS}
     q = T_SLOW // 5
     for s in SEEDS:
         inst = preset("mol_ts_main", seed=s)
@@ -138,7 +152,7 @@ def main_runs() -> dict[str, np.ndarray]:
             assert np.all(np.cumsum(pr) <= np.cumsum(epr) + 1e-9)  # R6, on every path
             reward = means[np.arange(T_SLOW), tr.arms].sum()
             out[a].append((pr.sum(), epr.sum(), reward, pr[:q].mean(), pr[-q:].mean()))
-    return {a: np.array(v) for a, v in out.items()}
+    return {getattr(a, "name", a): np.array(v) for a, v in out.items()}
 
 
 @pytest.mark.slow
@@ -171,5 +185,23 @@ def test_R4_optimistic_sampling_lowers_effective_regret(main_runs):
 
 @pytest.mark.slow
 def test_R5_pareto_regret_per_round_decreases(main_runs):
-    for a, v in main_runs.items():
+    for a in ALGS[:4]:
+        v = main_runs[a]
         assert v[:, 4].mean() < v[:, 3].mean(), a
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="measured at T = 1,000 on instances 0-9: the greedy learner on the estimated "
+                   "effective front (MOL-TS without sampling) has LOWER regret than MOL-TS: effective regret 15.6 vs "
+                   "17.4 (MOL-TS wins 4/10 paired), Pareto regret 8.2 vs 9.5; the paper's comparisons do not "
+                   "include it, and on this preset its sampling does not pay")
+def test_R1_to_R3_hold_against_the_effective_front_greedy_learner(main_runs):
+    """MOL-TS's sampling must matter: against the greedy learner on the estimated effective front (MOL-TS with
+    its sampling removed), lower mean effective and Pareto regret and >= 8/10 paired wins on effective regret.
+    It does not hold (see the xfail reason), so a greedy replacement of MOL-TS is caught by the unit test of
+    its sampling spread (tests/unit/test_mutations.py), not by these claims."""
+    ts, greedy = main_runs["mol_ts"], main_runs[GREEDY.name]
+    print(f"EPR MOL-TS {ts[:, 1].mean():.1f} vs greedy {greedy[:, 1].mean():.1f}, paired wins "
+          f"{(ts[:, 1] < greedy[:, 1]).sum()}/10; PR {ts[:, 0].mean():.1f} vs {greedy[:, 0].mean():.1f}")
+    assert ts[:, 1].mean() < greedy[:, 1].mean() and ts[:, 0].mean() < greedy[:, 0].mean()
+    assert (ts[:, 1] < greedy[:, 1]).sum() >= 8

@@ -1,0 +1,294 @@
+"""Mutation tests: every algorithm family rejects deliberately broken versions of itself.
+
+For each algorithm a measurable property is computed for the real class and for broken subclasses that
+change one thing: the exploration bonus / confidence width removed (x 0) or scaled by 1/4 or 4, or the
+selection rule replaced by a round robin (uniform allocation) or greedy play. The property has a calibrated
+band (measured on the real algorithm, seeds fixed, common random numbers): the real algorithm must fall
+inside it and every variant outside. Variants are unregistered `AlgorithmSpec` copies (the ``variant``
+fixture), played through their Python classes. Measured values and margins are listed next to each case.
+
+Properties: cumulative regret (classic, lexicographic), the algorithm's own quantities recomputed
+independently from what it saw (MOL: the spread of the Thompson samples, the UCB vectors, the exploration
+rate, the pulled arm's membership of the front it must pick from), the share of samples spent on the Pareto
+set (risk-averse), and the mean stopping time (identification). GEGE's design and thresholds are covered
+by tests/repro/test_psi_linear.py, RAMGapEb's Experiment 3 against round robin by tests/repro/test_risk_averse.py.
+Not covered here: PFIwR (its width and defaults are being recalibrated), PAL, Racing, EGE-SH/SR and the
+risk-averse baselines other than RAMGapEb.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from banditviz import pareto, preset, risk, run
+from banditviz.algorithms import ALGORITHMS, AlgorithmSpec
+from banditviz.algorithms.mol import confidence_radius
+from banditviz.environment import Environment
+from banditviz.fast_risk import fast_run
+from banditviz.instances import random_linear, uniform_box
+from banditviz.simulate import make_problem
+
+
+# ------------------------------------------------------------------------------------------ broken variants
+def scaled(method: str, factor: float):
+    """Subclass factory: ``method``'s result (a width, radius or scale) multiplied by ``factor``."""
+    def make(base: type) -> type:
+        def method_(self, *args, **kwargs):
+            return factor * getattr(base, method)(self, *args, **kwargs)
+        return type(f"{base.__name__}_{method}_x{factor:g}", (base,), {method: method_})
+    make.label = f"{method} x {factor:g}"
+    return make
+
+
+def param_scaled(key: str, factor: float):
+    """Subclass factory: the parameter ``key`` (an exploration rate or width constant) multiplied by ``factor``."""
+    def make(base: type) -> type:
+        def reset(self, problem, rng):
+            self.params = {**self.params, key: factor * self.params[key]}
+            base.reset(self, problem, rng)
+        return type(f"{base.__name__}_{key}_x{factor:g}", (base,), {"reset": reset})
+    make.label = f"{key} x {factor:g}"
+    return make
+
+
+def round_robin(method: str = "select"):
+    """Subclass factory: the arm choice replaced by a round robin (the algorithm still runs its own rule, so its
+    state is updated as usual; only the arm it plays changes). ``method`` is "select" or "_choose"."""
+    def make(base: type) -> type:
+        if method == "select":
+            def select(self, t):
+                base.select(self, t)
+                return (t - 1) % self.K
+            return type(f"{base.__name__}_rr", (base,), {"select": select})
+
+        def choose(self):
+            return (self.t - 1) % self.K
+        return type(f"{base.__name__}_rr", (base,), {"_choose": choose})
+    make.label = "round robin"
+    return make
+
+
+def widths(method: str) -> list:
+    """The bonus / width removed, / 4 and x 4."""
+    return [scaled(method, f) for f in (0.0, 0.25, 4.0)]
+
+
+def check(measure, name: str, band: tuple[float, float], broken: list, variant) -> None:
+    """The real algorithm's ``measure`` lies in ``band``; each broken variant's lies outside."""
+    real = measure(ALGORITHMS[name])
+    assert band[0] <= real <= band[1], (name, real, band)
+    for make in broken:
+        spec = variant(name, make(ALGORITHMS[name].cls), make.label)
+        value = measure(spec)
+        assert not band[0] <= value <= band[1], (spec.name, value, band)
+
+
+def mean_regret(instance, horizon: int, seeds: range, key: str = "pareto_regret"):
+    def measure(spec: AlgorithmSpec) -> float:
+        return float(np.mean([run(instance, spec, horizon, seed=s, snapshots=0).metrics[key].sum() for s in seeds]))
+    return measure
+
+
+# ------------------------------------------------------------------------------------------ classic
+BOX = uniform_box(8, 2, seed=2, sigma=0.3)
+
+
+@pytest.mark.parametrize("name, band, broken", [
+    # measured: real 102, bonus x 0 1.6, x 1/4 28, x 4 186, round robin 254
+    ("pareto_ucb1", (60, 150), [*widths("radius"), round_robin()]),
+    # measured: real 13.3, posterior sd x 0 1.0, x 1/4 1.3, x 4 70, round robin 254
+    ("pareto_ts", (5, 35), [*widths("_posterior_sd"), round_robin()]),
+    # measured: real 31, epsilon x 0 1.6, x 1/4 8.9, x 4 105, round robin 254
+    ("mo_epsilon_greedy", (17, 55), [param_scaled("epsilon", f) for f in (0.0, 0.25, 4.0)] + [round_robin()]),
+])
+def test_classic_regret_is_calibrated(name, band, broken, variant):
+    """Pareto regret after 2000 rounds on an 8-arm box instance (sigma 0.3), mean of seeds 0-3."""
+    check(mean_regret(BOX, 2000, range(4)), name, band, broken, variant)
+
+
+# ------------------------------------------------------------------------------------------ MOL (002)
+LINEAR = random_linear(10, d=3, L=2, seed=0, sigma=0.5)
+
+
+def mol_rounds(spec: AlgorithmSpec, horizon: int, seed: int = 0):
+    """Play ``spec`` on `LINEAR`, yielding (t, algorithm, pulled arm) right after each choice (before the update)."""
+    alg = spec.make()
+    env = Environment(LINEAR, seed)
+    alg.reset(make_problem(LINEAR, horizon, env.context), env.policy_rng)
+    for t in range(1, horizon + 1):
+        arm = int(alg.select(t))
+        yield t, alg, arm
+        alg.update(arm, env.pull(arm))
+
+
+def scale_of(t: int) -> float:
+    """The default exploration scale alpha c_1t (002 §9 D1, alpha = 0.1), computed independently of the class."""
+    return 0.1 * confidence_radius(t, 3, 2, 1.0, 0.05, LINEAR.sigma)
+
+
+def expected_square_of_max(M: int) -> float:
+    """E[max(Z_1..Z_M)^2] for iid standard normals (Monte Carlo, 400k draws)."""
+    z = np.random.default_rng(0).standard_normal((400_000, M)).max(axis=1)
+    return float(np.mean(z**2))
+
+
+def ts_spread(spec: AlgorithmSpec) -> float:
+    """MOL-TS: mean of ((sample - estimate) / (scale ||x||_{V^-1}))^2 over arms, objectives and 200 rounds,
+    divided by its value under the algorithm's M (1 if the samples have the paper's spread); infinite if a pulled
+    arm is off the effective front of the sampled vectors (the selection rule of Eq. 3 broken)."""
+    total, n, M = 0.0, 0, None
+    for t, alg, arm in mol_rounds(spec, 200):
+        if not pareto.effective_pareto_mask(alg.samples)[arm]:
+            return np.inf
+        z = (alg.samples - alg.estimates) / (scale_of(t) * alg.widths[:, None])
+        total, n, M = total + float(np.sum(z**2)), n + z.size, alg.M
+    return total / n / expected_square_of_max(M)
+
+
+def ucb_offset(spec: AlgorithmSpec) -> float:
+    """MOL-UCB: max over 300 rounds of |UCB - estimate - scale ||x||_{V^-1}| (0 for the paper's index); infinite
+    if a pulled arm is off the Pareto front of the UCB vectors."""
+    worst = 0.0
+    for t, alg, arm in mol_rounds(spec, 300):
+        if not pareto.pareto_mask(alg.ucb)[arm]:
+            return np.inf
+        worst = max(worst, float(np.abs(alg.ucb - alg.estimates - scale_of(t) * alg.widths[:, None]).max()))
+    return worst
+
+
+def exploration_rounds(spec: AlgorithmSpec) -> float:
+    """MOL-epsilon-greedy: exploration rounds in 2000 (epsilon = 0.05: 100 expected); infinite if an exploiting
+    round pulls an arm off the Pareto front of the estimates."""
+    explored = 0
+    for _, alg, arm in mol_rounds(spec, 2000):
+        if not alg.explored and not pareto.pareto_mask(alg.estimates)[arm]:
+            return np.inf
+        explored += alg.explored
+    return explored
+
+
+@pytest.mark.parametrize("name, measure, band, broken", [
+    # measured (M = 6 | M = 1): real 1.00 | 0.94; scale x 0 -> 0, x 1/4 -> 0.06, x 4 -> 16.0 | 15.2; round robin inf
+    ("mol_ts", ts_spread, (0.7, 1.4), [*widths("scale"), round_robin()]),
+    ("mol_ts_m1", ts_spread, (0.7, 1.4), [*widths("scale"), round_robin()]),
+    # measured: real 6e-17; scale x 0 -> 0.25, x 1/4 -> 0.19, x 4 -> 0.75; round robin inf
+    ("mol_ucb", ucb_offset, (0.0, 1e-9), [*widths("scale"), round_robin()]),
+    # measured: real 101; epsilon x 0 -> 0, x 1/4 -> 26, x 4 -> 385; round robin inf
+    ("mol_eps_greedy", exploration_rounds, (70, 130), [param_scaled("epsilon", f) for f in (0.0, 0.25, 4.0)]
+     + [round_robin()]),
+])
+def test_mol_learners_sample_and_pick_as_the_paper_says(name, measure, band, broken, variant):
+    """002 §3.1-3.3 on a linear instance (K = 10, d = 3, L = 2, sigma 0.5), seed 0."""
+    check(measure, name, band, broken, variant)
+
+
+@pytest.mark.parametrize("name, key", [("oracle_effective", "effective_regret"), ("oracle_pareto", "pareto_regret")])
+def test_mol_oracles_have_zero_regret(name, key, variant):
+    """002 §3.5: Oracle-C has effective regret 0 and Oracle-P Pareto regret 0; a round robin in their place not."""
+    check(mean_regret(LINEAR, 300, range(1), key), name, (0.0, 1e-9), [round_robin()], variant)
+
+
+# ------------------------------------------------------------------------------------------ lexicographic (003)
+LEX = preset("lexicographic_lambda_0.1")
+
+
+def exploration_rounds_lex(spec: AlgorithmSpec) -> float:
+    """STE2LO: rounds spent exploring (some width above epsilon) in 2000, mean of seeds 0-1."""
+    return float(np.mean([run(LEX, spec, 2000, seed=s, snapshots=1).snapshots[-1].extras["rounds_by_branch"]
+                          .get("exploration", 0) for s in range(2)]))
+
+
+def oful_off_index(spec: AlgorithmSpec) -> float:
+    """OFUL: rounds (of 300, seed 0) whose pulled arm does not maximise the optimistic index of objective 1,
+    recomputed independently for the one-hot features: theta_hat_k = S_k / (1 + n_k), width 1 / sqrt(1 + n_k),
+    alpha_t = c (R sqrt(2 (ln det(V) / 2 - ln delta)) + S) with ln det V = sum_k ln(1 + n_k), c = 0.1,
+    delta = 0.01, S = 1 (Abbasi-Yadkori et al. 2011, Thm 2; 003 §2.1)."""
+    alg = spec.make()
+    env = Environment(LEX, 0)
+    alg.reset(make_problem(LEX, 300, env.context), env.policy_rng)
+    n, sums, off = np.zeros(LEX.K), np.zeros(LEX.K), 0
+    for t in range(1, 301):
+        alpha = 0.1 * (LEX.sigma * np.sqrt(2 * (0.5 * np.log1p(n).sum() - np.log(0.01))) + 1.0)
+        index = sums / (1 + n) + alpha / np.sqrt(1 + n)
+        arm = int(alg.select(t))
+        off += bool(index[arm] < index.max() - 1e-9)
+        reward = env.pull(arm)
+        alg.update(arm, reward)
+        n[arm] += 1
+        sums[arm] += reward[0]
+    return off
+
+
+@pytest.mark.parametrize("name, measure, band", [
+    # measured: real 175, width x 0 3.4, x 1/4 25, x 4 614, round robin 614 (general regret R^1(2000), seeds 0-1)
+    ("mte2lo", mean_regret(LEX, 2000, range(2), "lex_regret_1"), (90, 350)),
+    # measured: real 536 (531-538 over seeds 0-5), width x 1/4 25, x 4 2000 (never exploits), round robin 500
+    ("ste2lo", exploration_rounds_lex, (515, 560)),
+    # measured: real 583.3 (the same on seeds 0-5: its pulls barely depend on the noise at T = 2000), width x 0 25,
+    # x 1/4 40, x 4 614, round robin 614
+    ("pf_lex", mean_regret(LEX, 2000, range(1), "lex_regret_1"), (570, 600)),
+    # measured: real 0 off-index rounds; every variant > 0
+    ("oful", oful_off_index, (0, 0)),
+])
+def test_lexicographic_learners_are_calibrated(name, measure, band, variant):
+    """003 on the lambda = 0.1 Table-1 instance (width scale c = 0.1, the engine's noise)."""
+    check(measure, name, band, [*widths("_scaled"), round_robin()], variant)
+
+
+# ------------------------------------------------------------------------------------------ risk-averse (004)
+TABLE1 = preset("risk_averse_table1")
+
+
+def pareto_share(spec: AlgorithmSpec) -> float:
+    """Fraction of n = 10^4 fixed-budget samples spent on D+ (risk_averse_table1), mean over seeds 0-1; the
+    registered algorithm through the compiled loop (pull-for-pull the engine's, unit-tested) over seeds 0-7."""
+    P = list(risk.pareto_set(TABLE1))
+    if ALGORITHMS.get(spec.name) is spec:
+        runs = [fast_run(TABLE1, spec.name, 10_000, s) for s in range(8)]
+        return float(np.mean([r.counts[P].sum() / r.counts.sum() for r in runs]))
+    return float(np.mean([np.isin(run(TABLE1, spec, 10_000, seed=s, snapshots=0).arms, P).mean()
+                          for s in range(2)]))
+
+
+def test_ramgape_b_spends_its_budget_as_calibrated(variant):
+    """RAMGapEb (Alg. 2): the share of its budget spent on D+ follows from its width sqrt(a / T_i). Measured:
+    real 0.634 (sd 0.021 per trial; 8-trial means 0.616-0.649 over 200 trials); width x 0 0.998, x 1/4 0.79,
+    x 2 0.549 (8-trial means 0.538-0.558), x 4 0.486, round robin 0.400."""
+    check(pareto_share, "ramgape_b", (0.595, 0.70), [*widths("width"), scaled("width", 2.0), round_robin("_choose")],
+          variant)
+
+
+# ------------------------------------------------------------------------------------------ identification
+def bonus_scaled(factor: float):
+    """Subclass factory: the pairwise bonus (proportional to the noise scale sigma the learner is told) x factor."""
+    def make(base: type) -> type:
+        def reset(self, problem, rng):
+            base.reset(self, problem, rng)
+            self.sigma *= factor
+        return type(f"{base.__name__}_bonus_x{factor:g}", (base,), {"reset": reset})
+    make.label = f"bonus x {factor:g}"
+    return make
+
+
+def mean_stopping_time(instance, cap: int, seeds: range, **params):
+    """Mean number of samples before the algorithm stops; infinite if some run does not stop within ``cap``."""
+    def measure(spec: AlgorithmSpec) -> float:
+        runs = [run(instance, spec, cap, seed=s, snapshots=0, **params) for s in seeds]
+        return float(np.mean([np.inf if tr.stopped_at is None else tr.stopped_at for tr in runs]))
+    return measure
+
+
+@pytest.mark.parametrize("name, measure, band, broken", [
+    # 000 §4.4 item 6 instance, eps = delta = 0.1: real 2372 (2046-2808 per seed); width c_beta x 0 5, x 1/4 64,
+    # x 4 and round robin do not stop within 8000
+    ("pfimulti", mean_stopping_time(preset("pfi_mab"), 8000, range(4), eps=0.1, delta=0.1), (1200, 5000),
+     [param_scaled("c_beta", f) for f in (0.0, 0.25, 4.0)] + [round_robin()]),
+    # 001 §6 item 21 instance, sigma 0.2, delta = 0.01: real 2481 (seeds 0-1); bonus x 0 8, x 1/4 265, x 4 and
+    # round robin do not stop within 10^4
+    ("ape", mean_stopping_time(preset("psi_gap_example", sigma=0.2), 10_000, range(2)), (1200, 6000),
+     [bonus_scaled(f) for f in (0.0, 0.25, 4.0)] + [round_robin()]),
+])
+def test_identification_sample_counts_are_calibrated(name, measure, band, broken, variant):
+    """Fixed-confidence identification: the mean stopping time follows from the width; see each case."""
+    check(measure, name, band, broken, variant)
