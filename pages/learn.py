@@ -53,16 +53,31 @@ def step_pareto_front() -> None:
         preview(cloud, "learn_front", unit_square=True)
 
 
+def at_last_frame(fig):
+    """The animated figure opened on its last frame (the boxes and the regret curve up to the chosen round)."""
+    last = fig.frames[-1]
+    for index, data in zip(last.traces, last.data, strict=True):
+        fig.data[index].update(data)
+    if fig.layout.sliders:
+        fig.layout.sliders[0].active = len(fig.frames) - 1
+    return fig
+
+
 def step_confidence_boxes() -> None:
     """Step 3: confidence boxes shrink as arms are pulled."""
     st.markdown("The learner never sees the true means, only noisy rewards. Around each estimate it keeps a "
                 "**confidence box**: the true mean lies inside with high probability. More pulls, smaller box "
                 "(the width shrinks like 1 / sqrt(pulls)). Here every arm is pulled in turn; drag the slider and "
-                "compare the boxes after 10 rounds and after 2000.")
+                "compare the boxes after 10 rounds and after 2000 (▶ replays the rounds up to that point).")
     T = st.select_slider("Try it: rounds played", [10, 20, 50, 100, 200, 500, 1000, 2000], 50, key="learn_T")
     default = banditviz.preset("default")
-    trace = runs.cached_run(state.compact_json(default), "uniform", "{}", int(T), 0, 1)  # the boxes at round T
-    charts.show(figures.animate(trace, max_frames=2), key="learn_boxes")
+    trace = runs.cached_run(state.compact_json(default), "uniform", "{}", int(T), 0, min(int(T), 30))
+    snap = trace.snapshots[-1]
+    widths = np.asarray(snap.upper) - np.asarray(snap.lower)
+    pulls = np.asarray(snap.counts)
+    st.markdown(f"### After {snap.t:,} rounds each arm was pulled {int(pulls.min()):,} to {int(pulls.max()):,} "
+                f"times; its boxes are {np.mean(widths):.3f} wide on average.")
+    charts.show(at_last_frame(figures.animate(trace, max_frames=30)), key="learn_boxes")
 
 
 def step_effective_front() -> None:
@@ -85,21 +100,57 @@ def step_effective_front() -> None:
         preview(moved, "learn_effective", unit_square=True)
 
 
+def growth_sentence(curves, horizon: int) -> str:
+    """How each algorithm's mean cumulative regret grew in the first and the second half of the rounds,
+    read from the drawn curves (so the words say what the figure shows)."""
+    parts = []
+    for algorithm, rows in curves.groupby("algorithm", sort=False):
+        total = rows.groupby("round")["pareto_regret"].mean().cumsum()
+        half = float(total[total.index <= horizon // 2].iloc[-1])
+        second = float(total.iloc[-1]) - half
+        if second < 0.8 * half:
+            trend = "grows ever more slowly: it has found the front and pulls it more and more"
+        elif second > 1.2 * half:
+            trend = "grows faster and faster"
+        else:
+            trend = "grows linearly: it keeps paying for dominated arms"
+        parts.append(f"**{algorithm}** paid {half:.1f} in the first {horizon // 2:,} rounds and {second:.1f} in "
+                     f"the last {horizon - horizon // 2:,}: its regret {trend}.")
+    return "  \n".join(parts)
+
+
 def step_pareto_regret() -> None:
     """Step 5: what Pareto regret measures."""
     text, fig_col = st.columns([2, 3], gap="large")
     text.markdown("The **Pareto regret** of a pull is the arm's Pareto gap: the smallest amount to add to all its "
-                  "objectives so that no arm dominates it. Front arms cost 0. Summed over rounds, a good learner's "
-                  "regret grows ever more slowly; pulling arms in turn grows it linearly.")
+                  "objectives so that no arm dominates it. Front arms cost 0. Summed over rounds, it tells how much "
+                  "a learner paid for pulling dominated arms.")
     default = banditviz.preset("default")
     arm = text.selectbox("Try it: pick an arm", range(default.K), format_func=lambda i: default.arm_names[i],
-                       key="learn_arm")
-    text.markdown(f"Pareto gap of {state.plain(default.arm_names[arm])}: **{default.pareto_gaps[arm]:.3f}**; "
-                  f"effective gap: **{default.effective_gaps[arm]:.3f}**.")
-    table = runs.cached_sweep(state.compact_json(default), runs.sweep_entries(["pareto_ucb1", "uniform"]), 5, 1000)
-    fig = figures.regret_curves(runs.curve_frame(table), metric="pareto_regret")
-    fig.update_layout(title_text="cumulative Pareto regret, 5 seeds", title_font_size=20)
+                         key="learn_arm")
+    gap, name = default.pareto_gaps[arm], state.plain(default.arm_names[arm])
+    if gap > 0:
+        text.markdown(f"### {name} is dominated: Pareto gap **{gap:.3f}**")
+        text.markdown(f"Adding {gap:.3f} to both of its objectives lifts it onto the front (effective gap "
+                      f"{default.effective_gaps[arm]:.3f}); each pull of {name} adds {gap:.3f} to the regret.")
+    else:
+        text.markdown(f"### {name} is on the Pareto front: gap **0**")
+        text.markdown(f"Pulling it costs no Pareto regret (its effective gap, against the convex hull, is "
+                      f"{default.effective_gaps[arm]:.3f}).")
+    horizon = text.select_slider("Try it: rounds", [1000, 5000, 20000], 1000, key="learn_regret_T")
+    table = runs.cached_sweep(state.compact_json(default), runs.sweep_entries(["pareto_ucb1", "uniform"]), 5,
+                              int(horizon))
+    curves = runs.curve_frame(table)
+    text.markdown(growth_sentence(curves, int(horizon)))
     with fig_col:
+        picked = figures.instance_preview(default).update_layout(title_font_size=20, height=420)
+        means = default.display(default.means)[arm]
+        picked.add_scatter(x=[means[0]], y=[means[1]], mode="markers", name=f"picked: {default.arm_names[arm]}",
+                           marker={"size": 30, "symbol": "circle-open", "color": "#d62728", "line": {"width": 4}})
+        charts.show(picked, key="learn_picked")
+        fig = figures.regret_curves(curves, metric="pareto_regret")
+        fig.update_layout(title_text=f"cumulative Pareto regret, 5 seeds, {int(horizon):,} rounds", title_font_size=20,
+                          height=420)
         charts.show(fig, key="learn_regret")
 
 

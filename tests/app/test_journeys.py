@@ -52,3 +52,27 @@ def test_a_link_opens_on_the_page_with_its_setting():
     at = open_page("compare", {**SMALL, "alg": "gege_fc"})
     assert "Algorithm: gege_fc" in sidebar_text(at)
     assert at.multiselect(key="compare_algs_means").value[0] == "gege_fc"
+
+
+def test_learn_words_follow_the_pictures_on_every_slider_position():
+    import json
+
+    at = open_page("learn")
+    at.radio(key="learn_step").set_value("3 Confidence boxes").run()
+    for T in (10, 2000):
+        at.select_slider(key="learn_T").set_value(T).run()
+        text = " ".join(m.value for m in at.markdown)
+        assert f"After {T:,} rounds" in text
+        fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+        curve = [t for t in fig["data"] if t.get("xaxis") == "x1" and t.get("name") == "Pareto regret"][-1]
+        assert len(curve["x"]) > 2 and curve["x"][-1] == T  # the regret panel is drawn up to round T
+    at.radio(key="learn_step").set_value("5 Pareto regret").run()
+    for arm in (0, 2):
+        at.selectbox(key="learn_arm").set_value(arm).run()
+        fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+        assert any(t.get("name") == f"picked: arm {arm}" for t in fig["data"])
+    for T in (1000, 20000):
+        at.select_slider(key="learn_regret_T").set_value(T).run()
+        text = " ".join(m.value for m in at.markdown)
+        assert "**pareto\\_ucb1** paid" in text or "**pareto_ucb1** paid" in text
+        assert "ever more slowly" in text and "linearly" in text
