@@ -106,22 +106,31 @@ with start_gen:
     if st.button("Generate", key="design_generate"):
         replace_instance(lambda: state.build_generated(gen, args), {"gen": gen, "gp": args})
 with start_file:
-    upload = st.file_uploader("Instance JSON (at most 1 MB)", type=["json"], key="design_upload",
-                              max_upload_size=1)
-    if upload is not None and st.session_state.get("design_upload_id") != upload.file_id:
-        st.session_state["design_upload_id"] = upload.file_id
-        data = upload.getvalue()  # bytes: from_json checks the size limit and UTF-8, then parses JSON only
-        replace_instance(lambda: banditviz.Instance.from_json(data), {}, "Upload not loaded, the instance is unchanged")
+    # No size cap on the widget: a file the browser itself refuses never reaches this script, which would leave the
+    # previous file's message on screen. `from_json` refuses more than 1 MB, and the message names this file.
+    upload = st.file_uploader("Instance JSON (at most 1 MB)", type=["json"], key="design_upload")
+    if upload is not None:
+        if st.session_state.get("design_upload_id") != upload.file_id:  # a new file: load it once
+            st.session_state["design_upload_id"] = upload.file_id
+            try:
+                state.set_instance(banditviz.Instance.from_json(upload.getvalue()), {})
+                st.session_state["design_upload_error"] = None
+            except ValueError as exc:
+                st.session_state["design_upload_error"] = f"{upload.name}: {exc}"
+        if st.session_state.get("design_upload_error"):  # shown as long as that file is the one chosen
+            state.show_error(ValueError(st.session_state["design_upload_error"]),
+                             "Upload not loaded, the instance is unchanged")
 
 inst = state.current().instance
 left, right = st.columns([5, 6], gap="large")
 with left:
-    st.subheader(f"Arms of {state.plain(inst.name or 'the custom instance')}")
+    title = st.empty()  # filled after the edits below, so it names the instance they made
     if inst.kind == "means":
         edit_means(inst)
     else:
         st.info(f"A {inst.kind} instance is edited through its JSON (export, edit, import) or regenerated.")
     inst = state.current().instance
+    title.subheader(f"Arms of {state.plain(inst.name or 'the custom instance')}")
     if inst.means is not None:
         pareto, effective = set(inst.pareto_set), set(inst.effective_set)
         gaps = pd.DataFrame({"arm": list(inst.arm_names),

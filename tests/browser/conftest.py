@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,12 +83,67 @@ def browser():
         b.close()
 
 
+# Streamlit's frontend, opened at a page's own address (/design), first looks for the server under that path
+# (/design/_stcore/health, /design/_stcore/host-config), then at the root: those two 404s are its probe, not a fault.
+BASE_PATH_PROBES = ("/_stcore/health", "/_stcore/host-config")
+
+
+# Known open faults owned elsewhere, matched exactly, each with its owner: remove an entry when its fix lands.
+KNOWN_OPEN = {
+    "uncaught page error: Cannot read properties of undefined (reading '0')":
+        "issue 14 (player): the Watch autoplay's synthetic click reaches Streamlit's DataFrame.js",
+}
+
+
+class ConsoleLog:
+    """Every console error and uncaught page error of the browser contexts it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, context) -> None:
+        context.on("console", self._console)
+        context.on("weberror", lambda error: self.errors.append(f"uncaught page error: {error.error}"))
+
+    def _console(self, message) -> None:
+        if message.type != "error":
+            return
+        url = message.location.get("url", "")
+        path = urllib.parse.urlparse(url).path
+        if message.text.startswith("Failed to load resource") and path.endswith(BASE_PATH_PROBES) \
+                and path.count("/") > 2:
+            return
+        self.errors.append(f"console error: {message.text} (at {url})")
+
+
+@pytest.fixture(autouse=True)
+def console_log() -> Iterator[ConsoleLog]:
+    """Fails a browser test on any console error or uncaught page error in the contexts it opened."""
+    log = ConsoleLog()
+    yield log
+    errors = [e for e in log.errors if e not in KNOWN_OPEN]
+    assert not errors, "\n".join(errors)
+
+
 @pytest.fixture()
-def page(browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    pg = context.new_page()
-    yield pg
-    context.close()
+def new_context(browser, console_log):
+    """``new_context(width, height)``: a fresh browser context (its own session), watched for console errors."""
+    contexts = []
+
+    def make(width: int = 1600, height: int = 1000):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        console_log.watch(context)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture()
+def page(new_context):
+    return new_context().new_page()
 
 
 def shot(page, name: str, height: int | None = None) -> Path:

@@ -59,7 +59,7 @@ def test_watch_default_run_plays(page, server, screenshot):
     screenshot(page, "watch_full", height=2600)
 
 
-def test_shared_link_reproduces_the_run(browser, page, server, screenshot):
+def test_shared_link_reproduces_the_run(new_context, page, server, screenshot):
     page.goto(server)
     page.wait_for_selector(FIGURE, timeout=90_000)
     wait_app(page)
@@ -72,17 +72,13 @@ def test_shared_link_reproduces_the_run(browser, page, server, screenshot):
     wait_app(page)
     no_exception(page)
     link, frames = page.url, page.evaluate(FIGURE_FRAMES)
-    fresh = browser.new_context(viewport={"width": 1600, "height": 1000})
-    try:
-        other = fresh.new_page()
-        other.goto(link)
-        other.wait_for_selector(FIGURE, timeout=60_000)
-        wait_app(other)
-        assert "seed 5" in other.locator("[data-testid='stSidebar']").inner_text()
-        assert other.evaluate(FIGURE_FRAMES) == frames
-        screenshot(other, "watch_shared_link")
-    finally:
-        fresh.close()
+    other = new_context().new_page()
+    other.goto(link)
+    other.wait_for_selector(FIGURE, timeout=60_000)
+    wait_app(other)
+    assert "seed 5" in other.locator("[data-testid='stSidebar']").inner_text()
+    assert other.evaluate(FIGURE_FRAMES) == frames
+    screenshot(other, "watch_shared_link")
 
 
 def url_holds(page, text: str, timeout_ms: int = 20_000) -> bool:

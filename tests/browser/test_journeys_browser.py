@@ -1,0 +1,264 @@
+"""Journeys a person takes through the app, walked in a real browser at 1920x1080 and 1366x768: clicking, typing
+and reading what is on screen. One server and one browser serve every test (session fixtures); a console error
+or an uncaught page error fails the test (conftest's autouse check). Screenshots of each step go to
+artifacts/screenshots/journey_*.png."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+import banditviz
+
+pytestmark = pytest.mark.browser
+
+FULL_HD, LAPTOP = (1920, 1080), (1366, 768)
+FIGURE = ".js-plotly-plot"
+SMALL = "T=300&seed=0"
+
+
+def settle(page, timeout: float = 90_000) -> None:
+    """Wait until the app's navigation is drawn and no script run is in progress."""
+    page.wait_for_function("() => document.querySelectorAll('.st-key-bv_nav a').length === 5", timeout=timeout)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+
+
+def open_at(new_context, server: str, path: str, size=FULL_HD):
+    page = new_context(*size).new_page()
+    page.goto(f"{server}/{path}")
+    settle(page)
+    return page
+
+
+def sidebar(page) -> str:
+    return page.locator("[data-testid='stSidebar']").inner_text()
+
+
+def query(page) -> dict[str, str]:
+    return {k: v[0] for k, v in urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query).items()}
+
+
+def wait_text(page, text: str, where: str = "body", timeout: float = 60_000) -> None:
+    page.locator(where).filter(has_text=text).first.wait_for(timeout=timeout)
+
+
+def no_traceback(page) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def go(page, title: str) -> None:
+    """Click a page's link in the sidebar, as a person does."""
+    page.locator(".st-key-bv_nav a", has_text=title).click()
+    page.wait_for_function("(t) => document.querySelector('h2') && document.querySelector('h2').innerText"
+                           ".toLowerCase().includes(t)", arg=HEADINGS[title].lower(), timeout=60_000)
+    settle(page)
+
+
+HEADINGS = {"Watch": "Watch an algorithm learn", "Design": "Design an instance", "Compare": "Compare algorithms",
+            "Papers": "The papers", "Learn": "Learn: Pareto bandits"}
+
+
+def pick(page, label: str, option: str) -> None:
+    """Choose ``option`` in the selectbox labelled ``label`` (click it, click the option)."""
+    page.get_by_label(label, exact=True).first.click()
+    page.get_by_role("option", name=option).first.click()
+
+
+# ---------------------------------------------------------------------- deep links
+def test_each_page_address_opens_the_full_app_on_that_page(new_context, server, screenshot):
+    size = LAPTOP
+    page = new_context(*size).new_page()
+    for path, title in (("design", "Design"), ("compare", "Compare"), ("papers", "Papers"), ("learn", "Learn"),
+                        ("", "Watch")):
+        page.goto(f"{server}/{path}?preset=default_3d&alg=pareto_ts&{SMALL}")
+        settle(page)
+        wait_text(page, HEADINGS[title], "h2")
+        side = sidebar(page)
+        assert "Current setting" in side and "default 3D" in side and "pareto_ts, T = 300" in side
+        links = [a.inner_text().split()[-1] for a in page.locator(".st-key-bv_nav a").all()]  # after the icon's name
+        assert links == list(HEADINGS)
+        assert urllib.parse.urlparse(page.url).path == f"/{path}" and query(page)["T"] == "300"
+        no_traceback(page)
+        screenshot(page, f"journey_deeplink_{path or 'watch'}_{size[0]}")
+
+
+# ---------------------------------------------------------------------- a link with one bad value
+def test_a_link_with_one_bad_value_keeps_the_rest(new_context, server, screenshot):
+    page = open_at(new_context, server, f"?preset=default_3d&alg=pareto_ts&T={10**12}&seed=4", LAPTOP)
+    warning = page.locator("[data-testid='stAlertContentWarning']").first
+    warning.wait_for()
+    assert "T" in warning.inner_text() and "refused" in warning.inner_text()
+    side = sidebar(page)
+    assert "default 3D" in side and "pareto_ts, T = 2,000, seed 4" in side
+    page.wait_for_function("() => location.search.includes('T=2000')")
+    assert {k: query(page)[k] for k in ("preset", "alg", "seed")} == {"preset": "default_3d", "alg": "pareto_ts",
+                                                                      "seed": "4"}
+    screenshot(page, "journey_bad_link")
+
+
+# ---------------------------------------------------------------------- every kind and family, page by page
+@pytest.mark.parametrize("preset, algorithm, size", [
+    ("psi_gap_example", "gege_fc", LAPTOP),           # fixed means, identification
+    ("lexicographic_lambda_0.1", "pf_lex", FULL_HD),  # linear, lexicographic
+    ("mol_ts_2d", "mol_ts", LAPTOP),                  # contextual, regret
+    ("risk_averse_easy", "ramgape_b", FULL_HD),       # distributions, risk-averse
+])
+def test_watch_default_path_for_every_kind_and_family(new_context, server, screenshot, preset,
+                                                                  algorithm, size):
+    page = open_at(new_context, server, f"?preset={preset}&alg={algorithm}&T=200&seed=0", size)
+    page.wait_for_selector(FIGURE, timeout=60_000)
+    wait_text(page, "Played", "[data-testid='stMarkdown']")
+    no_traceback(page)
+    name, side = banditviz.preset(preset).name, sidebar(page)
+    assert name in side and f"Algorithm: {algorithm}" in side
+    screenshot(page, f"journey_watch_{preset}")
+
+
+# ---------------------------------------------------------------------- Design: edits survive navigation
+def edit_cell(page, row: int, column: int, value: str, columns: int = 3) -> None:
+    """Type ``value`` into the arm table's cell (row, column), as a person does: click, Enter, type, Enter.
+    Columns count the arm name as 0; the grid draws a row-marker column (33 px) and equal-width columns."""
+    grid = page.locator("[data-testid='stDataFrame']").first.bounding_box()
+    width = (grid["width"] - 33) / columns
+    editor = page.locator("#portal textarea, #portal input").first
+    for _ in range(5):  # the grid may still be settling after the last rerun: click again until it opens
+        page.mouse.click(grid["x"] + 33 + (column + 0.5) * width, grid["y"] + 35 + 35 * row + 17)
+        page.keyboard.press("Enter")
+        try:
+            editor.wait_for(timeout=2_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    editor.fill(value)
+    editor.press("Enter")
+
+
+def link_means(page) -> list[list[float]]:
+    return json.loads(query(page)["inst"])["means"] if "inst" in query(page) else []
+
+
+def wait_means(page, row: int, column: int, value: float) -> None:
+    """Wait until the link holds ``value`` at means[row][column] (the app rewrites it after each edit)."""
+    for _ in range(100):
+        means = link_means(page)
+        if means and means[row][column] == value:
+            return
+        page.wait_for_timeout(300)
+    raise AssertionError(f"means[{row}][{column}] != {value} in the link: {link_means(page)}")
+
+
+def test_design_edits_are_kept_across_pages(new_context, server, screenshot, tmp_path):
+    page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}")
+    page.wait_for_selector(FIGURE)
+    edit_cell(page, 0, 1, "0.97")
+    wait_means(page, 0, 0, 0.97)
+    edit_cell(page, 1, 2, "0.51")
+    wait_means(page, 1, 1, 0.51)
+    settle(page)
+    screenshot(page, "journey_design_two_edits")
+    go(page, "Watch")
+    page.wait_for_selector(FIGURE)
+    assert "custom (from default)" in sidebar(page)
+    go(page, "Design")
+    page.wait_for_selector(FIGURE)
+    screenshot(page, "journey_design_back")  # the table shows 0.970 and 0.510 (looked at)
+    edit_cell(page, 2, 1, "0.61")
+    wait_means(page, 2, 0, 0.61)
+    means = link_means(page)
+    assert (means[0][0], means[1][1], means[2][0]) == (0.97, 0.51, 0.61)  # every edit kept
+    assert "custom (from default)" in page.locator("h3").first.inner_text()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export JSON").click()
+    exported = json.loads(open(download.value.path()).read())
+    assert exported["name"] == "custom (from default)" and exported["means"][2][0] == 0.61
+    screenshot(page, "journey_design_third_edit")
+
+
+def test_a_rejected_upload_shows_its_own_message(new_context, server, screenshot, tmp_path):
+    page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
+    page.get_by_role("tab", name="Import JSON").click()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"kind": "means", "means": [[0.5, "x"], [0.1, 0.2]]}))
+    page.locator("input[type='file']").set_input_files(str(bad))
+    wait_text(page, "Upload not loaded", "[data-testid='stAlertContentError']")
+    big = tmp_path / "big.json"
+    big.write_text(" " * 2_400_000 + "{}")
+    page.locator("input[type='file']").set_input_files(str(big))
+    wait_text(page, "big.json", "[data-testid='stAlertContentError']")
+    errors = page.locator("[data-testid='stAlertContentError']").all_inner_texts()
+    assert len(errors) == 1 and "larger than" in errors[0] and "bad.json" not in errors[0], errors
+    assert query(page)["preset"] == "default"  # the instance is kept
+    screenshot(page, "journey_design_big_upload")
+
+
+# ---------------------------------------------------------------------- the sidebar follows at once
+def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, screenshot):
+    page = open_at(new_context, server, f"?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
+    page.wait_for_selector(FIGURE)
+    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    pick(page, "Task", "Identify the Pareto front")
+    pick(page, "Algorithm", re.compile("^gege_fc"))
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_function("() => location.search.includes('alg=gege_fc')")
+    settle(page)
+    assert "Algorithm: gege_fc" in sidebar(page)
+    wait_text(page, "gege_fc on default", ".js-plotly-plot .gtitle")
+    screenshot(page, "journey_sidebar_after_run")
+    go(page, "Design")
+    page.get_by_role("tab", name="Generate").click()
+    page.get_by_label("arms K").fill("8")
+    page.get_by_label("objectives L").fill("3")
+    page.get_by_label("objectives L").press("Tab")
+    page.get_by_role("button", name="Generate").click()
+    page.wait_for_function("() => location.search.includes('gen=')")
+    settle(page)
+    assert "8 arms, 3 objectives" in sidebar(page)
+    assert "8 arms" in page.locator("[data-testid='stMain']").inner_text() or page.locator("h3").count()
+    screenshot(page, "journey_sidebar_after_generate")
+
+
+# ---------------------------------------------------------------------- Compare, per family and mixed
+@pytest.mark.parametrize("preset, algorithm, add, tabs", [
+    ("psi_gap_example", "gege_fc", None, ["Sample complexity and success"]),
+    ("risk_averse_easy", "ramgape_b", None, ["Sample complexity and success"]),
+    ("default", "pareto_ucb1", "gege_fc", ["Regret curves", "Sample complexity and success"]),
+])
+def test_compare_runs_its_defaults(new_context, server, screenshot, preset, algorithm, add, tabs):
+    page = open_at(new_context, server, f"compare?preset={preset}&alg={algorithm}&T=200&seed=0", LAPTOP)
+    page.get_by_label("Seeds (runs per algorithm)").fill("2")
+    if add:
+        page.get_by_role("combobox", name="Algorithms").click()
+        page.keyboard.type(add)
+        page.keyboard.press("Enter")
+        page.keyboard.press("Escape")
+    page.get_by_role("button", name="Run the comparison").click()
+    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=90_000)
+    settle(page)
+    no_traceback(page)
+    assert page.locator("[data-testid='stAlertContentError']").count() == 0
+    assert [t.inner_text() for t in page.get_by_role("tab").all()] == tabs
+    assert page.locator(FIGURE).count() >= 1
+    screenshot(page, f"journey_compare_{preset}", height=1600)
+
+
+# ---------------------------------------------------------------------- Learn: words and pictures agree
+def test_learn_steps_three_and_five(new_context, server, screenshot):
+    page = open_at(new_context, server, f"learn?preset=default&alg=pareto_ucb1&{SMALL}")
+    page.get_by_text("3 Confidence boxes", exact=True).click()
+    slider = page.get_by_role("slider").first
+    slider.wait_for()
+    slider.focus()
+    page.keyboard.press("End")
+    wait_text(page, "After 2,000 rounds", "h3")
+    settle(page)
+    screenshot(page, "journey_learn_boxes_2000")
+    page.get_by_text("5 Pareto regret", exact=True).click()
+    wait_text(page, "grows ever more slowly", "[data-testid='stMarkdown']")
+    pick(page, "Try it: pick an arm", "arm 9")
+    wait_text(page, "arm 9 is dominated", "h3")
+    settle(page)
+    screenshot(page, "journey_learn_regret_arm9")
