@@ -1,5 +1,7 @@
 """Compare: several algorithms on the current instance, many seeds, the same noise for every algorithm."""
 
+import time
+
 import pandas as pd
 import streamlit as st
 
@@ -8,8 +10,11 @@ from banditviz_app import charts, forms, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
-MAX_COMPARE_HORIZON = 20_000
-MAX_COMPARE_SEEDS = 50
+# Up to the app's horizon cap: a fixed-confidence identification comparison needs tens of thousands of samples
+# (GEGE-FC about 23,000, APE about 40,000 on the NoC data). Large comparisons run in local worker processes
+# (`runs.sweep_backend`), with a progress bar and a Cancel button.
+MAX_COMPARE_HORIZON = state.APP_MAX_HORIZON
+MAX_COMPARE_SEEDS = 200
 
 setting = state.current()
 inst = setting.instance
@@ -30,7 +35,18 @@ with st.form("compare_form"):
     if st.form_submit_button("Run the comparison", type="primary"):
         st.session_state["compare_request"] = (setting.instance_json, tuple(chosen), int(n_seeds), int(horizon))
 
+
+
+def cancel() -> None:
+    """Stop the running comparison: its click interrupts the run (no further runs start; the one or two in flight
+    are dropped when they end); the form's values, the instance and earlier results are kept."""
+    st.session_state["compare_request"] = None
+    st.session_state["compare_cancelled"] = True
+
+
 request = st.session_state.get("compare_request")
+if st.session_state.pop("compare_cancelled", False):
+    st.info("The comparison was cancelled; change the settings or run it again.", icon=":material/cancel:")
 if request is None or request[0] != setting.instance_json or not request[1]:  # a result belongs to its instance
     st.info("Pick algorithms and press **Run the comparison**.")
     st.stop()
@@ -38,19 +54,26 @@ _, chosen, n_seeds, horizon = request
 for name in chosen:  # every algorithm runs at its defaults here
     for warning in guarantees.warnings_for(inst, name):
         st.warning(f"**{name}**: {warning}")
-bar = st.progress(0.0, text="Running...")
+running = st.empty()
+with running.container():
+    bar = st.progress(0.0, text="Running...")
+    st.button("Cancel", key="compare_cancel", on_click=cancel, icon=":material/stop_circle:")
+started = time.monotonic()
 
 
 def report(done: int, total: int) -> None:
-    bar.progress(done / max(total, 1), f"{done} / {total} runs")
+    elapsed = time.monotonic() - started
+    left = f", about {elapsed * (total - done) / done:,.0f} s left" if 0 < done < total else ""
+    bar.progress(done / max(total, 1), f"{done} / {total} runs, {elapsed:,.0f} s{left}")
 
 
 try:
     table = runs.cached_sweep(setting.instance_json, runs.sweep_entries(chosen), n_seeds, horizon, progress=report)
 except ValueError as exc:
+    running.empty()
     state.show_error(exc)
     st.stop()
-bar.empty()
+running.empty()
 
 
 def regret_tab(curves) -> None:

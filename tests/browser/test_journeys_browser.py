@@ -263,3 +263,21 @@ def test_learn_steps_three_and_five(new_context, server, screenshot):
     wait_text(page, "arm 9 is dominated", "h3")
     settle(page)
     screenshot(page, "journey_learn_regret_arm9")
+
+
+# ---------------------------------------------------------------------- Compare: a large run, cancelled
+def test_a_large_comparison_shows_progress_and_can_be_cancelled(new_context, server, screenshot):
+    page = open_at(new_context, server, "compare?preset=psi_gap_example&alg=gege_fc&T=100000&seed=0", LAPTOP)
+    page.get_by_label("Seeds (runs per algorithm)").fill("100")
+    page.get_by_label("Horizon T").fill("100000")
+    page.get_by_role("button", name="Run the comparison").click()
+    bar = page.locator("[data-testid='stProgress']")
+    page.wait_for_function("() => /[1-9][0-9]* \\/ [0-9]+ runs/.test(document.body.innerText)", timeout=90_000)
+    assert "s left" in bar.inner_text() or "runs" in bar.inner_text()
+    screenshot(page, "journey_compare_large_running")
+    page.get_by_role("button", name="Cancel").click()
+    wait_text(page, "The comparison was cancelled", "[data-testid='stAlertContentInfo']", timeout=30_000)
+    settle(page)
+    assert bar.count() == 0 and page.locator(FIGURE).count() == 0
+    assert page.get_by_label("Seeds (runs per algorithm)").input_value() == "100"  # nothing else lost
+    screenshot(page, "journey_compare_cancelled")
