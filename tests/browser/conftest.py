@@ -88,13 +88,6 @@ def browser():
 BASE_PATH_PROBES = ("/_stcore/health", "/_stcore/host-config")
 
 
-# Known open faults owned elsewhere, matched exactly, each with its owner: remove an entry when its fix lands.
-KNOWN_OPEN = {
-    "uncaught page error: Cannot read properties of undefined (reading '0')":
-        "issue 14 (player): the Watch autoplay's synthetic click reaches Streamlit's DataFrame.js",
-}
-
-
 class ConsoleLog:
     """Every console error and uncaught page error of the browser contexts it watches."""
 
@@ -121,8 +114,7 @@ def console_log() -> Iterator[ConsoleLog]:
     """Fails a browser test on any console error or uncaught page error in the contexts it opened."""
     log = ConsoleLog()
     yield log
-    errors = [e for e in log.errors if e not in KNOWN_OPEN]
-    assert not errors, "\n".join(errors)
+    assert not log.errors, "\n".join(log.errors)
 
 
 @pytest.fixture()
