@@ -39,10 +39,9 @@ from functools import lru_cache
 
 import moocore
 import numpy as np
-from scipy.optimize import linprog
 from scipy.spatial import ConvexHull
 
-from . import fast_pareto
+from . import fast_pareto, highs_lp
 
 __all__ = [
     "as_means",
@@ -287,30 +286,16 @@ def _normalise_weights(W: np.ndarray, strict: bool) -> np.ndarray:
 # effective Pareto front (MOL-TS Def. 5)
 
 
-def _highs(c: np.ndarray, **kw):
-    """``linprog(method="highs")`` with default tolerances; retried without presolve if HiGHS trips.
-
-    Every LP here is feasible and bounded by construction, so a non-optimal status is numerical.
-    """
-    res = linprog(c, method="highs", **kw)
-    if res.status != 0:
-        res = linprog(c, method="highs", options={"presolve": False}, **kw)
-    if res.status != 0:
-        raise RuntimeError(f"LP of the effective front failed: {res.message}")
-    return res
-
-
 def _slack_lp(points: np.ndarray, target: np.ndarray) -> float:
     """Additive-DEA slack LP of MOL-TS Def. 5: max 1's s.t. sum_b beta_b mu_b - s = target, beta in simplex."""
     n, L = points.shape
-    c = np.concatenate([np.zeros(n), -np.ones(L)])
     A_eq = np.zeros((L + 1, n + L))
     A_eq[:L, :n] = points.T
     A_eq[:L, n:] = -np.eye(L)
     A_eq[L, :n] = 1.0
     b_eq = np.concatenate([target, [1.0]])
-    res = _highs(c, A_eq=A_eq, b_eq=b_eq, bounds=(0, None))
-    return float(-res.fun)
+    return -highs_lp.minimise(np.concatenate([np.zeros(n), -np.ones(L)]), A_eq, b_eq, b_eq,
+                              np.zeros(n + L), np.full(n + L, np.inf))
 
 
 def _effective_mask_lp(means, tol: float = 1e-9) -> np.ndarray:
@@ -513,11 +498,14 @@ def _gap_lp(points: np.ndarray, target: np.ndarray) -> float:
     n, L = points.shape
     c = np.zeros(n + 1)
     c[-1] = -1.0
-    A_ub = np.hstack([-points.T, np.ones((L, 1))])
-    A_eq = np.concatenate([np.ones(n), [0.0]])[None, :]
-    bounds = [(0, None)] * n + [(None, None)]
-    res = _highs(c, A_ub=A_ub, b_ub=-target, A_eq=A_eq, b_eq=[1.0], bounds=bounds)
-    return max(0.0, float(-res.fun))
+    A = np.zeros((L + 1, n + 1))
+    A[:L, :n] = -points.T
+    A[:L, n] = 1.0
+    A[L, :n] = 1.0
+    lhs = np.append(np.full(L, -np.inf), 1.0)
+    rhs = np.append(-target, 1.0)
+    lb = np.append(np.zeros(n), -np.inf)
+    return max(0.0, -highs_lp.minimise(c, A, lhs, rhs, lb, np.full(n + 1, np.inf)))
 
 
 def _effective_gap_lp(means) -> np.ndarray:

@@ -8,7 +8,9 @@ For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
 * the same for a naive reference that refits the ridge estimate from the whole history every round
   (`NaiveRidge` swapped in for `SharedRidge`), and the ratio fast / naive, which grows with T;
 * the full engine run (`banditviz.run`, no snapshots) with the per-round Pareto and effective Pareto
-  regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself.
+  regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself;
+  and the same run with every LP solved through ``scipy.optimize.linprog`` (`banditviz.highs_lp`'s
+  reference), interleaved, medians of CPU time, with the ratio.
 
 Target: >= 5,000 rounds/s for MOL-UCB's own cost, constant in T.  Usage:
 ``python benchmarks/regret.py [--horizons 2000 8000] [--algorithms mol_ts mol_ucb]``.
@@ -24,7 +26,7 @@ from contextlib import contextmanager
 import numpy as np
 
 import banditviz
-from banditviz import preset
+from banditviz import highs_lp, preset
 from banditviz.algorithms.base import AlgorithmSpec, get_algorithm
 from banditviz.environment import Environment
 from banditviz.estimators import SharedRidge
@@ -105,11 +107,41 @@ def engine_rate(spec: AlgorithmSpec, horizon: int) -> tuple[float, float]:
     return horizon / (time.process_time() - cpu), horizon / (time.perf_counter() - wall)
 
 
+@contextmanager
+def linprog_lps():
+    """Solve every LP of the effective front and gap through ``linprog`` (the pre-`highs_lp` path)."""
+    direct = highs_lp.minimise
+    highs_lp.minimise = lambda *args, **kw: direct(*args, fast=False)
+    try:
+        yield
+    finally:
+        highs_lp.minimise = direct
+
+
+def lp_ratio(spec: AlgorithmSpec, horizon: int, repeats: int = 3) -> tuple[float, float]:
+    """Median rounds per CPU second of the engine run with direct HiGHS LPs and with ``linprog`` LPs."""
+    fast, ref = [], []
+    for _ in range(repeats):
+        fast.append(engine_rate(spec, horizon)[0])
+        with linprog_lps():
+            ref.append(engine_rate(spec, horizon)[0])
+    return float(np.median(fast)), float(np.median(ref))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--horizons", type=int, nargs="+", default=[2000, 8000])
     parser.add_argument("--algorithms", nargs="+", default=BENCHMARKED)
+    parser.add_argument("--lp-only", action="store_true",
+                        help="only the engine run, direct HiGHS vs linprog LPs (medians of 3)")
     args = parser.parse_args(argv)
+    if args.lp_only:
+        for name in args.algorithms:
+            for horizon in args.horizons:
+                fast, ref = lp_ratio(get_algorithm(name), horizon)
+                print(f"{name:>8} T={horizon:>6,}  engine run, both regrets: {fast:7,.0f} rounds per CPU second "
+                      f"(linprog LPs: {ref:7,.0f}; ratio {fast / ref:4.2f})", flush=True)
+        return
     print(f"instance: {INSTANCE.name}, K={INSTANCE.K}, d={INSTANCE.d}, L={INSTANCE.L}")
     for name in args.algorithms:
         spec = get_algorithm(name)

@@ -22,9 +22,8 @@ bank was tried and saved under 5% of the LPs (0.24 -> 0.23 a round on the main p
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linprog
 
-from .. import pareto
+from .. import highs_lp, pareto
 
 TOL = 1e-9
 BANK = 256
@@ -37,11 +36,9 @@ def slack_lp(U: np.ndarray, a: int) -> float:
     A_eq[:L, :n] = U.T
     A_eq[:L, n:] = -np.eye(L)
     A_eq[L, :n] = 1.0
-    res = linprog(np.concatenate([np.zeros(n), -np.ones(L)]), A_eq=A_eq, b_eq=np.append(U[a], 1.0),
-                  bounds=(0, None), method="highs")
-    if res.status != 0:
-        raise RuntimeError(f"effective front LP failed: {res.message}")
-    return float(-res.fun)
+    b_eq = np.append(U[a], 1.0)
+    return -highs_lp.minimise(np.concatenate([np.zeros(n), -np.ones(L)]), A_eq, b_eq, b_eq, np.zeros(n + L),
+                              np.full(n + L, np.inf))
 
 
 def pair_mixture_dominates(U: np.ndarray, a: int, tol_abs: float, err: float) -> bool:
