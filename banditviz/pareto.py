@@ -48,6 +48,7 @@ __all__ = [
     "dominated_by",
     "pareto_mask",
     "pareto_gap",
+    "unique_rows",
     "effective_pareto_mask",
     "effective_gap",
     "effective_gap_of",
@@ -182,7 +183,20 @@ def pareto_gap(means) -> np.ndarray:
 # geometry helpers
 
 
-def _unique_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def unique_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(x, axis=0, return_inverse=True)`` (rows sorted ascending, inverse as a 1-D array).
+
+    When the rows are distinct (as with continuous means, at every round of a contextual run) the result
+    is one ``lexsort`` (the same order: lexicographic by value, first column first), ~10x cheaper than
+    ``np.unique`` on small arrays; rows equal by value (ties, or -0.0 vs 0.0) go through ``np.unique``.
+    """
+    if x.shape[0] > 1:
+        order = np.lexsort(x.T[::-1])
+        sx = x[order]
+        if (sx[1:] != sx[:-1]).any(axis=1).all():
+            inv = np.empty(x.shape[0], dtype=np.intp)
+            inv[order] = np.arange(x.shape[0])
+            return sx, inv
     u, inv = np.unique(x, axis=0, return_inverse=True)
     return u, np.asarray(inv).reshape(-1)
 
@@ -483,7 +497,7 @@ def effective_pareto_mask(means, tol: float = 1e-9) -> np.ndarray:
     P = pareto_mask(mu)
     if mu.shape[1] == 1:
         return P
-    U, inv = _unique_rows(mu[P])
+    U, inv = unique_rows(mu[P])
     out = np.zeros(mu.shape[0], dtype=bool)
     out[P] = _effective_unique(U, tol_abs)[inv]
     return out
@@ -570,7 +584,7 @@ def effective_gap(means) -> np.ndarray:
     K, L = mu.shape
     if L == 1:
         return mu.max() - mu[:, 0]
-    U = np.unique(mu[pareto_mask(mu)], axis=0)
+    U = unique_rows(mu[pareto_mask(mu)])[0]
     if L == 2:
         W = np.vstack([np.eye(2), _chain_normals(U)])
         return _snap(_dual_gaps(mu, U, W), mu)
@@ -607,7 +621,7 @@ def effective_gap_of(means, arm: int) -> float:
     arm = int(arm)
     if L == 1:
         return float(mu[:, 0].max() - mu[arm, 0])
-    U = np.unique(mu[pareto_mask(mu)], axis=0)
+    U = unique_rows(mu[pareto_mask(mu)])[0]
     if L == 2:
         W = np.vstack([np.eye(2), _chain_normals(U)])
         return float(_snap(_dual_gaps(mu[arm:arm + 1], U, W), mu)[0])

@@ -92,8 +92,7 @@ class EffectiveFrontSampler:
         scale = max(1.0, float(np.abs(vectors).max()))
         tol_abs, err = TOL * scale, 8 * vectors.shape[1] * np.finfo(float).eps * scale
         front = np.flatnonzero(pareto.pareto_mask(vectors))
-        U, row = np.unique(vectors[front], axis=0, return_inverse=True)
-        row = np.asarray(row).reshape(-1)
+        U, row = pareto.unique_rows(vectors[front])
         decided: dict[int, bool] = {}
         for k in rng.permutation(front.size):
             r = int(row[k])

@@ -672,3 +672,32 @@ def test_lex_with_tolerance_table1_like():
     assert pp.lex_order(mu).tolist() == [0, 3, 1, 2]
     assert pp.lex_optimal(mu, atol=0).tolist() == [1]
     assert pp.lex_order(mu, atol=0).tolist() == [1, 0, 3, 2]
+
+
+def _unique_rows_mismatches(unique) -> int:
+    """Random arrays (distinct rows, grids with ties, signed zeros) where ``unique`` differs from np.unique."""
+    rng = np.random.default_rng(23)
+    bad = 0
+    for i in range(400):
+        x = rng.random((int(rng.integers(1, 30)), int(rng.integers(1, 5))))
+        if i % 3 == 0:
+            x = np.round(x * 3) / 3 - 0.5
+        if i % 5 == 0:
+            x[rng.random(x.shape) < 0.3] = -0.0
+        u, inv = unique(x)
+        ref_u, ref_inv = np.unique(x, axis=0, return_inverse=True)
+        bad += not (u.tobytes() == ref_u.tobytes() and u.shape == ref_u.shape
+                    and np.array_equal(inv, np.asarray(ref_inv).reshape(-1)))
+    return bad
+
+
+def test_unique_rows_is_np_unique_to_the_bit():
+    assert _unique_rows_mismatches(pp.unique_rows) == 0
+
+    def last_column_first(x):  # broken: sorts by the last objective first
+        order = np.lexsort(x.T)
+        inv = np.empty(x.shape[0], dtype=np.intp)
+        inv[order] = np.arange(x.shape[0])
+        return x[order], inv
+
+    assert _unique_rows_mismatches(last_column_first) > 50
