@@ -9,8 +9,9 @@ For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
   (`NaiveRidge` swapped in for `SharedRidge`), and the ratio fast / naive, which grows with T;
 * the full engine run (`banditviz.run`, no snapshots) with the per-round Pareto and effective Pareto
   regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself;
-  and the same run with every LP solved through ``scipy.optimize.linprog`` (`banditviz.highs_lp`'s
-  reference), interleaved, medians of CPU time, with the ratio.
+  with ``--lp-only``, that run against the previous code in the same process (every LP through
+  ``scipy.optimize.linprog``, `banditviz.highs_lp`'s reference, and ``np.unique`` for `pareto.unique_rows`),
+  interleaved, medians of CPU time, with the ratio.
 
 Target: >= 5,000 rounds/s for MOL-UCB's own cost, constant in T.  Usage:
 ``python benchmarks/regret.py [--horizons 2000 8000] [--algorithms mol_ts mol_ucb]``.
@@ -26,7 +27,7 @@ from contextlib import contextmanager
 import numpy as np
 
 import banditviz
-from banditviz import highs_lp, preset
+from banditviz import highs_lp, pareto, preset
 from banditviz.algorithms.base import AlgorithmSpec, get_algorithm
 from banditviz.environment import Environment
 from banditviz.estimators import SharedRidge
@@ -107,23 +108,29 @@ def engine_rate(spec: AlgorithmSpec, horizon: int) -> tuple[float, float]:
     return horizon / (time.process_time() - cpu), horizon / (time.perf_counter() - wall)
 
 
+def np_unique_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    u, inv = np.unique(x, axis=0, return_inverse=True)
+    return u, np.asarray(inv).reshape(-1)
+
+
 @contextmanager
-def linprog_lps():
-    """Solve every LP of the effective front and gap through ``linprog`` (the pre-`highs_lp` path)."""
-    direct = highs_lp.minimise
+def previous_code():
+    """Every LP of the effective front and gap through ``linprog``, distinct rows by ``np.unique``."""
+    direct, unique = highs_lp.minimise, pareto.unique_rows
     highs_lp.minimise = lambda *args, **kw: direct(*args, fast=False)
+    pareto.unique_rows = np_unique_rows
     try:
         yield
     finally:
-        highs_lp.minimise = direct
+        highs_lp.minimise, pareto.unique_rows = direct, unique
 
 
 def lp_ratio(spec: AlgorithmSpec, horizon: int, repeats: int = 3) -> tuple[float, float]:
-    """Median rounds per CPU second of the engine run with direct HiGHS LPs and with ``linprog`` LPs."""
+    """Median rounds per CPU second of the engine run, current and previous code (`previous_code`)."""
     fast, ref = [], []
     for _ in range(repeats):
         fast.append(engine_rate(spec, horizon)[0])
-        with linprog_lps():
+        with previous_code():
             ref.append(engine_rate(spec, horizon)[0])
     return float(np.median(fast)), float(np.median(ref))
 
@@ -133,14 +140,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--horizons", type=int, nargs="+", default=[2000, 8000])
     parser.add_argument("--algorithms", nargs="+", default=BENCHMARKED)
     parser.add_argument("--lp-only", action="store_true",
-                        help="only the engine run, direct HiGHS vs linprog LPs (medians of 3)")
+                        help="only the engine run, current vs previous code (medians of 3)")
     args = parser.parse_args(argv)
     if args.lp_only:
         for name in args.algorithms:
             for horizon in args.horizons:
                 fast, ref = lp_ratio(get_algorithm(name), horizon)
                 print(f"{name:>8} T={horizon:>6,}  engine run, both regrets: {fast:7,.0f} rounds per CPU second "
-                      f"(linprog LPs: {ref:7,.0f}; ratio {fast / ref:4.2f})", flush=True)
+                      f"(previous code: {ref:7,.0f}; ratio {fast / ref:4.2f})", flush=True)
         return
     print(f"instance: {INSTANCE.name}, K={INSTANCE.K}, d={INSTANCE.d}, L={INSTANCE.L}")
     for name in args.algorithms:
