@@ -16,12 +16,6 @@ from .. import pareto
 
 # The 8 corners of a cuboid, bit b of the corner index selecting lower (0) or upper (1) on axis b.
 _CORNERS = np.array([[(c >> b) & 1 for b in range(3)] for c in range(8)], dtype=bool)
-# 12 triangles (two per face) over those corners.
-_TRIANGLES = np.array([
-    [0, 1, 3], [0, 3, 2], [4, 5, 7], [4, 7, 6],  # z = lower, z = upper
-    [0, 1, 5], [0, 5, 4], [2, 3, 7], [2, 7, 6],  # y = lower, y = upper
-    [0, 2, 6], [0, 6, 4], [1, 3, 7], [1, 7, 5],  # x = lower, x = upper
-])
 # Edge path: bottom loop, up, top loop, then the three remaining vertical edges; -1 is a gap.
 _EDGE_PATH = np.array([0, 1, 3, 2, 0, 4, 5, 7, 6, 4, -1, 1, 5, -1, 3, 7, -1, 2, 6, -1])
 # The 12 edges as corner pairs differing in one bit.
@@ -136,11 +130,6 @@ def open_rectangles(lo: np.ndarray, hi: np.ndarray, lo_in: np.ndarray, hi_in: np
 def cuboid_vertices(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Corners of n cuboids, (8 n) x 3, box b owning rows 8 b .. 8 b + 7."""
     return np.where(_CORNERS[None, :, :], hi[:, None, :], lo[:, None, :]).reshape(-1, 3)
-
-
-def cuboid_triangles(n: int) -> np.ndarray:
-    """Triangle indices (12 n) x 3 into `cuboid_vertices` of n cuboids."""
-    return (_TRIANGLES[None, :, :] + 8 * np.arange(n)[:, None, None]).reshape(-1, 3)
 
 
 def cuboid_edges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
