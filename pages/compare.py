@@ -25,13 +25,16 @@ st.caption(f"Instance **{state.plain(inst.name or 'custom')}** ({inst.K} arms, {
 algs = forms.compatible(inst.kind)
 same_task = [setting.algorithm, *(n for n, s in algs.items()
                                   if s.task == algs[setting.algorithm].task and n != setting.algorithm)]
+last = st.session_state.get("compare_request")  # the form shows the last comparison of this instance, if any
+last = last if last and last[0] == setting.instance_json else None
 with st.form("compare_form"):
-    chosen = st.multiselect("Algorithms", list(algs), default=same_task[:4], key=f"compare_algs_{inst.kind}",
-                            format_func=lambda n: forms.labelled(n, algs[n].paper))
+    chosen = st.multiselect("Algorithms", list(algs), format_func=lambda n: forms.labelled(n, algs[n].paper),
+                            key=forms.seeded(f"compare_algs_{inst.kind}", list(last[1]) if last else same_task[:4]))
     c1, c2 = st.columns(2)
-    n_seeds = c1.number_input("Seeds (runs per algorithm)", 1, MAX_COMPARE_SEEDS, 5, key="compare_seeds")
-    horizon = c2.number_input("Horizon T", 10, MAX_COMPARE_HORIZON, min(setting.horizon, 2000), step=100,
-                              key="compare_T")
+    n_seeds = c1.number_input("Seeds (runs per algorithm)", 1, MAX_COMPARE_SEEDS,
+                              key=forms.seeded("compare_seeds", last[2] if last else 5))
+    horizon = c2.number_input("Horizon T", 10, MAX_COMPARE_HORIZON, step=100,
+                              key=forms.seeded("compare_T", last[3] if last else min(setting.horizon, 2000)))
     if st.form_submit_button("Run the comparison", type="primary"):
         st.session_state["compare_request"] = (setting.instance_json, tuple(chosen), int(n_seeds), int(horizon))
 
