@@ -53,6 +53,7 @@ MAX_STRIPS = 5
 JSON_BUDGET = 1_800_000
 BYTES_PER_ARM_FRAME = {2: 190, 3: 300}
 BYTES_PER_SAMPLE_FRAME = 140
+BYTES_PER_MOVING_TRUTH = {2: 220, 3: 420}  # contextual runs: the true means (and their front) move every frame
 MIN_FRAMES = 5
 LEGEND_COLUMNS = 3  # legend entries per row at 1366 px (measured in the screenshots): sets the top margin
 MAX_CURVE_POINTS = 60  # per frame: a growing curve thinned to this many points (else frames grow as n^2)
@@ -817,7 +818,8 @@ def _check_common(trace: Any, max_frames: Any, controls: Any, height: Any, name:
 def _frame_budget(trace: Trace, dims: int, sides: int) -> int:
     """Frames that keep the figure within JSON_BUDGET: ``sides`` objective panels of ``dims`` dimensions."""
     samples = any("samples" in s.extras for s in trace.snapshots[:3])
-    per_frame = sides * trace.instance.K * (BYTES_PER_ARM_FRAME[dims] + BYTES_PER_SAMPLE_FRAME * samples)
+    moving = BYTES_PER_MOVING_TRUTH[dims] if trace.snapshot_means is not None else 0
+    per_frame = sides * trace.instance.K * (BYTES_PER_ARM_FRAME[dims] + BYTES_PER_SAMPLE_FRAME * samples + moving)
     return JSON_BUDGET // per_frame
 
 
