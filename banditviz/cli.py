@@ -29,7 +29,7 @@ import numpy as np
 
 from . import ALGORITHMS, PRESETS, Instance, preset
 from .simulate import run
-from .sweep import BACKENDS, GENERATORS, load_config, summary, write_parquet
+from .sweep import BACKENDS, GENERATORS, load_config, provenance, summary, write_parquet
 
 EXIT_CODES = {0: "done", 1: "error: the command could not complete (missing data, unwritable output)",
               2: "usage: a mistake in the command line or its input", 130: "interrupted"}
@@ -216,7 +216,8 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     progress = None if args.quiet else ProgressBar()
     start = time.perf_counter()
     table = config.run(backend=backend, workers=args.workers, scheduler=args.scheduler,
-                       batch=not args.no_batch, progress=progress, out=args.out)
+                       batch=not args.no_batch, progress=progress)
+    write_parquet(table, args.out, provenance(args.config, config.seeds, config.horizon))
     _say(log, f"{len(table)} rows written to {args.out} in {time.perf_counter() - start:.1f} s")
     result = summary(table)
     if args.json:
@@ -320,7 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
                            Read the result with pandas.read_parquet("results.parquet").
                            """))
     p.add_argument("config", help="TOML file describing the sweep (format below)")
-    p.add_argument("--out", required=True, help="Parquet file to write (written atomically)")
+    p.add_argument("--out", required=True,
+                   help="Parquet file to write (atomically), with the config, seeds, horizon and package version "
+                        "in its key-value metadata (banditviz.sweep.read_metadata)")
     p.add_argument("--backend", choices=BACKENDS,
                    help="where runs execute (default: dask with --scheduler, else processes)")
     p.add_argument("--workers", type=int,

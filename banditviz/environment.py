@@ -29,12 +29,19 @@ class Environment:
         self._pos = np.zeros(instance.K, dtype=np.int64)
         self.context: np.ndarray | None = instance.features
         self.means: np.ndarray | None = instance.means
+        self.moving = instance.kind == "contextual" or instance.context_noise > 0  # contexts change every round
+        if instance.context_noise > 0:  # the learner never sees the mean contexts x_k, only noisy draws
+            self.next_round()
 
     def next_round(self) -> None:
-        """Draw this round's contexts (contextual instances only) and the true means they imply."""
+        """Draw this round's contexts (when they move) and the reward means they imply."""
         inst = self.instance
         if inst.kind == "contextual":
             self.context = sample_contexts(self._context_rng, inst.K, inst.d, inst.context)  # type: ignore[arg-type]
+            self.means = self.context @ inst.theta
+        elif inst.context_noise > 0:
+            ball = sample_contexts(self._context_rng, inst.K, inst.d, "uniform_ball")  # type: ignore[arg-type]
+            self.context = inst.features + inst.context_noise * ball
             self.means = self.context @ inst.theta
 
     def _block(self, arm: int, blocks: int = 1) -> np.ndarray:

@@ -3,7 +3,10 @@
 Four kinds:
 
 * ``means``: fixed mean vectors (K x L);
-* ``linear``: features (K x d) times parameters theta (d x L), means = features @ theta;
+* ``linear``: features (K x d) times parameters theta (d x L), means = features @ theta; with
+  ``context_noise`` r > 0 the learner sees fresh contexts X_{k,t} = x_k + r U_{k,t} every round (U uniform
+  in the unit ball, so E[X_{k,t}] = x_k and the means stay features @ theta), the setting of Kim, Iyengar &
+  Zeevi, "Pareto Front Identification with Regret Minimization", Sec. 2 (PFIwR; the uniform-ball noise is our decision);
 * ``contextual``: parameters theta (d x L) and fresh contexts (K x d) every round drawn from a
   seeded distribution (our decision for MOL-TS: uniform in the unit ball by default);
 * ``distributions``: per-arm scalar distributions on [0, 1] whose objectives are the mean
@@ -33,7 +36,7 @@ CONTEXTS = ("uniform_ball", "unit_sphere", "gaussian_clipped")
 FAMILIES = {"beta": ("a", "b"), "bernoulli": ("p",), "uniform": ("low", "high")}
 _FIELDS = (
     "schema_version", "kind", "name", "means", "features", "theta", "n_arms", "context",
-    "distributions", "rho", "noise", "sigma", "concentration", "objective_names", "directions",
+    "distributions", "rho", "context_noise", "noise", "sigma", "concentration", "objective_names", "directions",
     "arm_names", "description",
 )
 
@@ -135,6 +138,7 @@ class Instance:
     theta: np.ndarray | None = None
     n_arms: int | None = None
     context: str = "uniform_ball"
+    context_noise: float = 0.0
     distributions: tuple[dict[str, Any], ...] = ()
     rho: float = 0.01
     noise: str = "gaussian"
@@ -162,11 +166,18 @@ class Instance:
 
     @classmethod
     def from_linear(
-        cls, features: Any, theta: Any, sigma: float = 1.0, *, noise: str = "gaussian",
+        cls, features: Any, theta: Any, sigma: float = 1.0, *, noise: str = "gaussian", context_noise: float = 0.0,
         objective_names: Any = None, directions: Any = None, arm_names: Any = None, name: str = "",
         description: str = "",
     ) -> Instance:
-        """Linear model: features (K x d), theta (d x L), means = features @ theta."""
+        """Linear model: features (K x d), theta (d x L), means = features @ theta.
+
+        ``context_noise`` r in [0, 1]: 0 (default) shows the learner the fixed features; r > 0 shows fresh
+        contexts x_k + r U_{k,t} each round (U uniform in the unit ball; PFIwR Sec. 2).
+        """
+        if isinstance(context_noise, bool) or not isinstance(context_noise, (int, float, np.integer, np.floating)) \
+                or not 0 <= float(context_noise) <= 1:
+            raise ValueError(f"context_noise: must be a number in [0, 1], got {context_noise!r}")
         X = _array("features", features, 2)
         th = _array("theta", theta, 2)
         limits.check_int("features: number of columns d", X.shape[1], 1, limits.MAX_DIM)
@@ -175,6 +186,7 @@ class Instance:
                              f"got {th.shape[0]}")
         m = linear_means(X, th)
         return cls._build("linear", m, features=X, theta=th, noise=noise, sigma=sigma,
+                          context_noise=float(context_noise),
                           objective_names=objective_names, directions=directions, arm_names=arm_names,
                           name=name, description=description)
 
@@ -327,6 +339,8 @@ class Instance:
             out["features"] = self.features.tolist()  # type: ignore[union-attr]
         if self.kind in ("linear", "contextual"):
             out["theta"] = self.theta.tolist()  # type: ignore[union-attr]
+        if self.context_noise:
+            out["context_noise"] = self.context_noise
         if self.kind == "contextual":
             out.update(n_arms=self.K, context=self.context)
         if self.kind == "distributions":
@@ -358,7 +372,7 @@ class Instance:
             raise ValueError(f"kind: must be one of {list(KINDS)}, got {kind!r}")
         allowed = {
             "means": {"means", "noise", "sigma", "concentration", "objective_names", "directions"},
-            "linear": {"features", "theta", "noise", "sigma", "objective_names", "directions"},
+            "linear": {"features", "theta", "context_noise", "noise", "sigma", "objective_names", "directions"},
             "contextual": {"theta", "n_arms", "context", "noise", "sigma", "objective_names", "directions"},
             "distributions": {"distributions", "rho"},
         }[kind] | {"schema_version", "kind", "name", "arm_names", "description"}
@@ -381,7 +395,8 @@ class Instance:
                                   **labels, **common)
         if kind == "linear":
             return cls.from_linear(data["features"], data["theta"], sigma=data.get("sigma", 1.0),
-                                   noise=data.get("noise", "gaussian"), **labels, **common)
+                                   noise=data.get("noise", "gaussian"), context_noise=data.get("context_noise", 0.0),
+                                   **labels, **common)
         if kind == "contextual":
             if data.get("noise", "gaussian") != "gaussian":
                 raise ValueError("noise: a contextual instance supports only 'gaussian'")

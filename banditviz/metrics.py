@@ -2,7 +2,10 @@
 
 * Per pulled arm: Pareto regret Delta^PR and effective Pareto regret Delta^EPR (MOL-TS Def. 3,
   Def. 6); for the lexicographic task, the general regret per objective R^i (LexMOSLB Sec. 1,
-  eq. (4)) and the priority-based regret (eq. (1)).
+  eq. (4)) and the priority-based regret (eq. (1)); and the expected reward of every objective
+  ``reward_i`` (the pulled arm's mean, objectives maximised; not for "distributions" instances, whose
+  second objective is a risk), whose running sum is the cumulative reward per objective of LexMOSLB
+  Fig. 2 and MOL-TS Fig. 2.
 * Per recommendation: ``error`` (the recommended set is not the true Pareto set) for identification;
   ``simple_regret`` (`banditviz.risk`) for the risk-averse task; both in `RECOMMENDATION_METRICS`.
 """
@@ -18,14 +21,22 @@ from .instances import Instance
 
 
 def arm_regrets(instance: Instance, task: str) -> dict[str, np.ndarray]:
-    """Instantaneous regret of pulling each arm (K-vectors) of a fixed-means instance.
+    """Instantaneous regret (and expected reward per objective) of pulling each arm (K-vectors) of a
+    fixed-means instance.
 
     The gaps are cached on the (immutable) instance, so many runs on one instance pay for them once.
     """
     out = {"pareto_regret": instance.pareto_gaps, "effective_regret": instance.effective_gaps}
     if task == "lexicographic":
         out.update(lexicographic_regrets(instance.means))
+    if instance.kind != "distributions":
+        out.update(objective_rewards(instance.means))
     return out
+
+
+def objective_rewards(means: np.ndarray) -> dict[str, np.ndarray]:
+    """``reward_i``: the mean of objective i of each arm (K-vectors), i = 1..L."""
+    return {f"reward_{i + 1}": np.ascontiguousarray(means[:, i]) for i in range(means.shape[1])}
 
 
 def pulled_regrets(means: np.ndarray, arm: int, task: str) -> dict[str, float]:
@@ -34,6 +45,7 @@ def pulled_regrets(means: np.ndarray, arm: int, task: str) -> dict[str, float]:
     out = {"pareto_regret": float(gap), "effective_regret": float(pareto.effective_gap_of(means, arm))}
     if task == "lexicographic":
         out.update({k: float(v[arm]) for k, v in lexicographic_regrets(means).items()})
+    out.update({f"reward_{i + 1}": float(means[arm, i]) for i in range(means.shape[1])})
     return out
 
 

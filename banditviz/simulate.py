@@ -30,13 +30,16 @@ def snapshot_rounds(horizon: int, n: int) -> np.ndarray:
 
 def make_problem(instance: Instance, horizon: int, context: np.ndarray | None) -> Problem:
     """The learner's view of ``instance``, with the prior knowledge the papers give their learners: rho for the
-    risk-averse objectives, the trade-off lambda of claim (5) for fixed means (`suggested_lambda`)."""
+    risk-averse objectives, the trade-off lambda of claim (5) for fixed means (`suggested_lambda`), and whether
+    the contexts of a linear instance move (``context_noise``; the learner never learns the mean contexts)."""
     if instance.kind == "distributions":
         params = {"rho": instance.rho}
     elif instance.means is not None:
         params = {"lambda": instance._cached("lambda", lambda: suggested_lambda(instance.means))}
     else:
         params = {}
+    if instance.context_noise > 0:
+        params["context_noise"] = instance.context_noise
     return Problem(K=instance.K, L=instance.L, kind=instance.kind, horizon=horizon, noise=instance.noise,
                    sigma=instance.sigma, objective_names=instance.objective_names, context=context, params=params)
 
@@ -64,8 +67,12 @@ def drive(alg: Algorithm, instance: Instance, horizon: int, seed: int = 0) -> in
     if instance.kind == "contextual":
         raise ValueError("instance: drive() plays fixed instances; use run() for a contextual one")
     env = Environment(instance, seed)
-    alg.reset(make_problem(instance, horizon, env.context), env.policy_rng)
+    problem = make_problem(instance, horizon, env.context)
+    alg.reset(problem, env.policy_rng)
     for t in range(1, horizon + 1):
+        if env.moving:
+            env.next_round()
+            problem.context = env.context
         arm = alg.select(t)
         alg.update(arm, env.pull(arm))
         if alg.done:
@@ -136,7 +143,7 @@ def run(
     alg.reset(problem, env.policy_rng)
 
     contextual = instance.kind == "contextual"
-    if compiled and has_compiled_loop(spec.name, instance.kind):
+    if compiled and not env.moving and has_compiled_loop(spec.name, instance.kind):  # fixed means only
         arms, rewards, states = fast_classic.play(alg, env, horizon, snapshot_rounds(horizon, snapshots))
         return Trace(
             instance=instance, algorithm=spec.name, params=spec.validate(params), seed=seed, horizon=horizon,
@@ -153,11 +160,11 @@ def run(
     last_rec: tuple[int, ...] | None = None
     rec_values: dict[str, float] = {}
     t = 0
-    batchwise = compiled and isinstance(alg, BatchedIdentifier) and not contextual
+    batchwise = compiled and isinstance(alg, BatchedIdentifier) and not env.moving
     if batchwise:
         t = _play_batches(alg, env, horizon, snap_at, snapshots, rec_metric, arms, rewards, per_round, states)
     for t in range(1, 1 if batchwise else horizon + 1):
-        if contextual:
+        if env.moving:
             env.next_round()
             problem.context = env.context
         if sees_truth:

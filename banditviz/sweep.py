@@ -7,13 +7,15 @@ a pandas DataFrame:
 * regret-type algorithms: one row per run and recorded round (every ``record_every`` rounds and the
   last round played), with columns ``instance, algorithm, params, seed, round`` and the cumulative
   value ``cum_<metric>`` of every per-round metric the engine records (``cum_pareto_regret``,
-  ``cum_effective_regret``, the lexicographic regrets...);
+  ``cum_effective_regret``, the lexicographic regrets, the expected reward per objective
+  ``cum_reward_<i>``...) and ``pulls``, each arm's number of pulls so far joined by commas (``parse_pulls``
+  reads it back as a matrix);
 * identification algorithms (tasks in `IDENTIFICATION_TASKS`): one row per run with ``stopping_time``
   (rounds played: the stopping round, or the horizon when the algorithm did not stop), ``stopped``,
   ``correct`` (the recommended set equals the true Pareto set; strict dominance for "risk-averse",
   RAMGapE Sec. 2), ``recommended`` (arm indices joined by commas; missing when nothing is recommended),
-  the task's recommendation metrics of the final answer (``error``, ``simple_regret``) and the
-  ``cum_<metric>`` totals; with ``curves=True``, one such row per run and recorded round, holding the
+  the task's recommendation metrics of the final answer (``error``, ``simple_regret``), the
+  ``cum_<metric>`` totals and ``pulls``; with ``curves=True``, one such row per run and recorded round, holding the
   recommendation metrics at that round (the per-run columns repeated).
 
 ``params`` is the JSON of the algorithm's full parameter set (paper defaults included). Backends:
@@ -101,14 +103,36 @@ def _frame(job: Job, columns: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame({**head, **{k: np.asarray(v) for k, v in columns.items()}})
 
 
+def pull_counts(arms: np.ndarray, K: int, rounds: np.ndarray) -> np.ndarray:
+    """(len(rounds), K): how often each arm was pulled in rounds 1..r, for each recorded round r."""
+    counts = np.zeros((len(rounds), K), dtype=np.int64)
+    total, prev = np.zeros(K, dtype=np.int64), 0
+    for i, r in enumerate(rounds):
+        total += np.bincount(arms[prev:r], minlength=K)
+        counts[i], prev = total, r
+    return counts
+
+
+def _pulls_column(counts: np.ndarray) -> list[str]:
+    """The ``pulls`` column: one comma-joined row of per-arm counts per recorded round."""
+    return [",".join(map(str, row)) for row in counts.reshape(-1, counts.shape[-1]).tolist()]
+
+
+def parse_pulls(column: Iterable[str]) -> np.ndarray:
+    """The ``pulls`` column of a sweep table back as an (rows, K) integer matrix."""
+    return np.array([[int(v) for v in cell.split(",")] for cell in column], dtype=np.int64)
+
+
 def _regret_rows(job: Job, tick: Ticker | None) -> pd.DataFrame:
     """Cumulative metrics at the recorded rounds, one block of rows per seed."""
     rounds: list[np.ndarray] = []
     values: dict[str, list[np.ndarray]] = {}
+    pulls: list[np.ndarray] = []
     for i, seed in enumerate(job.seeds):
         trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, compiled=job.compiled, **job.params)
         rec = recorded_rounds(trace.rounds, job.record_every)
         rounds.append(rec)
+        pulls.append(pull_counts(trace.arms, job.instance.K, rec))
         for name, per_round in trace.metrics.items():
             values.setdefault(name, []).append(np.cumsum(per_round)[rec - 1])
         if tick is not None and i + 1 < len(job.seeds):  # the sweep reports the job's end itself
@@ -116,6 +140,7 @@ def _regret_rows(job: Job, tick: Ticker | None) -> pd.DataFrame:
     columns: dict[str, Any] = {"seed": np.repeat(np.array(job.seeds, dtype=np.int64), [len(r) for r in rounds]),
                                "round": np.concatenate(rounds)}
     columns.update({f"cum_{name}": np.concatenate(v) for name, v in values.items()})
+    columns["pulls"] = _pulls_column(np.concatenate(pulls))
     return _frame(job, columns)
 
 
@@ -153,6 +178,7 @@ def _identification_rows(job: Job) -> pd.DataFrame:
                 at[-1] = value
                 block[name] = at
         block.update({f"cum_{k}": np.cumsum(v)[rounds - 1] for k, v in trace.metrics.items()})
+        block["pulls"] = _pulls_column(pull_counts(trace.arms, job.instance.K, rounds))
         blocks.append(pd.DataFrame(block))
     return _frame(job, pd.concat(blocks, ignore_index=True).to_dict("series"))
 
@@ -432,18 +458,50 @@ def _describe(runs: pd.DataFrame, keys: list[str], exclude: set[str]) -> pd.Data
     return out.reset_index()
 
 
-def write_parquet(table: pd.DataFrame, path: str | os.PathLike[str]) -> Path:
-    """Write ``table`` as Parquet (pyarrow) atomically: a temporary file in the same folder, then a rename."""
+def write_parquet(table: pd.DataFrame, path: str | os.PathLike[str], metadata: Mapping[str, str] | None = None
+                  ) -> Path:
+    """Write ``table`` as Parquet (pyarrow) atomically: a temporary file in the same folder, then a rename.
+
+    ``metadata`` (text keys and values, e.g. the sweep config and the package version) goes into the file's
+    key-value metadata under ``banditviz:<key>``; `read_metadata` returns it.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", suffix=".parquet.tmp")
     os.close(fd)
     try:
-        table.to_parquet(tmp, engine="pyarrow", index=False)
+        arrow = pa.Table.from_pandas(table, preserve_index=False)
+        extra = {f"banditviz:{k}".encode(): str(v).encode() for k, v in (metadata or {}).items()}
+        pq.write_table(arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), **extra}), tmp)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return path
+
+
+def read_metadata(path: str | os.PathLike[str]) -> dict[str, str]:
+    """The ``banditviz:`` key-value metadata `write_parquet` stored in a Parquet file (prefix removed)."""
+    import pyarrow.parquet as pq
+
+    meta = pq.read_schema(path).metadata or {}
+    prefix = b"banditviz:"
+    return {k[len(prefix):].decode(): v.decode() for k, v in meta.items() if k.startswith(prefix)}
+
+
+def provenance(config_path: str | os.PathLike[str], seeds: Sequence[int], horizon: int) -> dict[str, str]:
+    """What made a results file: the package version, the config file's name and text, seeds and horizon."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        package_version = version("banditviz")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        package_version = "unknown"
+    path = Path(config_path)
+    return {"version": package_version, "config_name": path.name, "config": path.read_text(encoding="utf-8"),
+            "seeds": json.dumps([int(s) for s in seeds]), "horizon": str(horizon)}
 
 
 # ---------------------------------------------------------------------- TOML configs
@@ -536,10 +594,20 @@ def load_config(path: str | os.PathLike[str]) -> SweepConfig:
     """Read and validate a sweep config; every mistake is a ValueError naming the key at fault."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ValueError(f"config: cannot read {str(path)!r} ({exc.strerror})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"config: {path.name} is not valid TOML ({exc})") from None
+    return parse_config(text, path.parent, path.name)
+
+
+def parse_config(text: str, folder: str | os.PathLike[str] = ".", name: str = "config") -> SweepConfig:
+    """A sweep config from its TOML text; relative paths in it are read from ``folder``."""
+    path = Path(folder) / name
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"config: {path.name} is not valid TOML ({exc})") from None
     _table("config", data, _CONFIG_KEYS)
     for key in ("horizon", "seeds", "instances", "algorithms"):

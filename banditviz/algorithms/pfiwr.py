@@ -14,8 +14,10 @@ Estimator: the doubly-robust estimator (10) equals ridge regression on the selec
 regulariser p lambda_t, lambda_t = 4 log(6 d L t^2 / delta) (PFIwR Sec. 4.1, proved there and checked against the
 literal path of `pfiwr_literal` in the tests).  Rounds are dropped with probability (1-p)^rho_t, redrawn
 every round (PFIwR Sec. 4.1); rho_t follows the corrected rule by default (our decision).  y_hat_k = x_bar_k^T
-theta_hat with x_bar_k the mean context of arm k (our decision): the engine's linear instances have fixed
-contexts, so x_bar_k = x_k; fixed-mean instances use one-hot contexts (d = K, PFIwR Sec. 5).
+theta_hat with x_bar_k the running mean of arm k's raw contexts over rounds 1..t (PFIwR Sec. 4.1): on a linear
+instance with ``context_noise`` (contexts x_k + r U_{k,t}, PFIwR Sec. 2) the estimator uses the pulled arm's
+context of that round and x_bar_k the running mean; with fixed contexts x_bar_k = x_k; fixed-mean instances
+use one-hot contexts (d = K, PFIwR Sec. 5).
 
 Width presets (our decision): ``practical`` (c_beta = 0.005, T0 = 10 d) and ``theory`` (c_beta = 1, T0 of
 Algorithm 1); the ``c_beta`` and ``T0`` parameters override them when > 0.  beta is multiplied by the
@@ -162,7 +164,11 @@ class PFIwR(Algorithm):
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         p = self.params
         self.X = features_of(problem)
+        self.problem = problem
+        self.moving = problem.params.get("context_noise", 0) > 0  # contexts drawn afresh every round
         self.K, self.L, self.d = problem.K, problem.L, self.X.shape[1]
+        self.xsum = np.zeros((self.K, self.d))
+        self.hist_x = np.zeros((1024, self.d))
         self.sigma = problem.sigma
         self.rng, self.rng_est = rng, rng.spawn(1)[0]
         self.c_beta = p["c_beta"] or WIDTH_PRESETS[p["width"]]
@@ -223,14 +229,23 @@ class PFIwR(Algorithm):
         if n_drop == 0:
             return self.G, self.B, 1.0
         idx = self.rng_est.choice(t, n_drop, replace=False)
-        Xd = self.X[self.hist_arm[idx]]
+        Xd = self.hist_x[idx] if self.moving else self.X[self.hist_arm[idx]]
         return self.G - Xd.T @ Xd, self.B - Xd.T @ self.hist_y[idx], 1 - n_drop / t
 
     def update(self, arm: int, reward: np.ndarray) -> None:
-        t, x = self.t, self.X[arm]
+        t = self.t
         if t > len(self.hist_arm):
             self.hist_arm = np.resize(self.hist_arm, 2 * t)
             self.hist_y = np.resize(self.hist_y, (2 * t, self.L))
+            if self.moving:
+                self.hist_x = np.resize(self.hist_x, (2 * t, self.d))
+        if self.moving:  # this round's contexts: the pulled one enters G and B, all enter x_bar
+            context = np.asarray(self.problem.context, dtype=float)
+            self.xsum += context
+            self.X = self.xsum / t
+            self.hist_x[t - 1] = x = context[arm]
+        else:
+            x = self.X[arm]
         self.hist_arm[t - 1], self.hist_y[t - 1] = arm, reward
         self.counts[arm] += 1
         self.last = arm

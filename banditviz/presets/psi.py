@@ -162,15 +162,18 @@ def equicorrelated_normal(rng: np.random.Generator, K: int, n: int, rho: float) 
 @register_preset("pfi_sensitivity", paper=PFI, dims=2,
                  description="PFIwR Sec. 5.2, Fig. 2: K = d = 10 linear arms, L = 2, theta entries U[-1, 1], "
                              "context means from N(0, (1-rho) I + rho 11^T) per coordinate (rho = 0.5) scaled to "
-                             "max norm 0.7; fixed contexts (the engine has no context noise); sigma = 1.")
-def pfi_sensitivity(seed: int = 0, K: int = 10, d: int = 10, rho: float = 0.5, sigma: float = 1.0) -> Instance:
+                             "max norm 0.7; sigma = 1. context_noise r (default 0: fixed contexts; 0.3: the "
+                             "paper's per-round contexts x_k + r U, PFIwR Sec. 2) keeps ||X|| <= 1.")
+def pfi_sensitivity(seed: int = 0, K: int = 10, d: int = 10, rho: float = 0.5, sigma: float = 1.0,
+                    context_noise: float = 0.0) -> Instance:
     if not 0 <= rho < 1:
         raise ValueError(f"rho: the correlation of the context means must be in [0, 1), got {rho!r}")
     rng = np.random.default_rng(seed)
     X = equicorrelated_normal(rng, K, d, rho).T  # column j: coordinate j of every arm
     X *= 0.7 / np.linalg.norm(X, axis=1).max()
     theta = rng.uniform(-1, 1, size=(d, 2))
-    return Instance.from_linear(X, theta, sigma=sigma, name=f"PFI sensitivity seed={seed}",
+    return Instance.from_linear(X, theta, sigma=sigma, context_noise=context_noise,
+                                name=f"PFI sensitivity seed={seed}",
                                 description="PFIwR Sec. 5.2, Fig. 2 setting; S (oracle) = max_l ||theta_l||_2 = "
                                             f"{np.linalg.norm(theta, axis=0).max():.4f}")
 

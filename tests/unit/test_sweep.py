@@ -23,8 +23,8 @@ def test_regret_table_matches_direct_runs_and_compiled_loops_change_nothing():
     inst = {"box": uniform_box(6, 2, seed=1), "default": "default"}
     algs = ["pareto_ucb1", ("mo_epsilon_greedy", {"epsilon": 0.2})]
     table = banditviz.sweep(inst, algs, [3, 8], 130, record_every=40)
-    assert list(table.columns) == ["instance", "algorithm", "params", "seed", "round",
-                                   "cum_pareto_regret", "cum_effective_regret"]
+    assert list(table.columns) == ["instance", "algorithm", "params", "seed", "round", "cum_pareto_regret",
+                                   "cum_effective_regret", "cum_reward_1", "cum_reward_2", "pulls"]
     assert len(table) == 2 * 2 * 2 * 4  # instances x algorithms x seeds x rounds {40, 80, 120, 130}
     row = table[(table.instance == "default") & (table.algorithm == "mo_epsilon_greedy") & (table.seed == 8)]
     assert row["params"].iloc[0] == json.dumps({"epsilon": 0.2})
