@@ -280,19 +280,31 @@ def test_compare_metric_control_changes_the_figure():
 
 
 # ---------------------------------------------------------------------- Papers
-def test_papers_lists_every_paper_and_runs_a_scaled_experiment(monkeypatch):
-    small = tuple(dataclasses.replace(p, horizon=60, seeds=1) for p in papers.PAPERS)
+def test_papers_shows_every_paper_its_computed_verdicts_and_reruns_a_scaled_experiment(monkeypatch):
+    from banditviz import reproduce, verdicts
+
+    small = tuple(dataclasses.replace(p, figures=p.figures[:1], live_seeds=1, live_horizon=200, live_instances=1)
+                  for p in papers.PAPERS)
     monkeypatch.setattr(papers, "PAPERS", small)
-    at = open_page("papers")
+    at = AppTest.from_file(APP, default_timeout=240)  # the first visit builds every figure of the shipped results
+    at.query_params.update(SMALL)
+    at.run()
+    at.switch_page("pages/papers.py").run()
+    assert not at.exception, [e.value for e in at.exception]
     assert [h.value for h in at.header] == [p.title for p in small]
-    assert all("python -m banditviz sweep experiments/" in c.value for c in at.code)
-    runnable = [p for p in small if p.run_preset() and p.algorithms(banditviz.preset(p.run_preset()).kind)]
-    assert runnable, "no paper has registered algorithms and presets"
-    paper = runnable[-1]
-    next(b for b in at.button if b.key == f"papers_run_{paper.key}").click().run()
+    assert not errors(at)
+    results = {name: reproduce.load(name) for name in reproduce.shipped()}
+    shown = [d.value for d in at.dataframe if "Verdict" in d.value.columns]
+    for paper, table in zip(small, shown, strict=True):
+        expected = verdicts.verdict_table(paper.key, results)
+        assert table["Ours"].tolist() == expected["Ours"].tolist()
+        assert [v.split(" ", 1)[1] for v in table["Verdict"]] == expected["Verdict"].tolist()
+    text = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
+    assert "shared/" not in text and "specs/" not in text  # the page cites nothing outside the project
+    before = len(charts(at))
+    next(b for b in at.button if b.key == "papers_run_001").click().run()
     assert not at.exception and not errors(at)
-    table = table_with(at, "runs")
-    assert set(table["algorithm"]) == set(paper.algorithms(banditviz.preset(paper.run_preset()).kind))
+    assert len(charts(at)) == before + 1
 
 
 # ---------------------------------------------------------------------- Learn

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -131,25 +130,15 @@ def test_plain_escapes_markdown_and_html():
     assert "**" not in text.replace("\\*", "") and "<b>" not in text and "](" not in text.replace("\\]\\(", "")
 
 
-def test_every_paper_names_an_existing_sweep_config_and_registered_entries():
+def test_every_paper_figure_reads_a_result_with_a_sweep_config():
     from banditviz_app import papers
 
     root = Path(__file__).resolve().parents[2]
+    assert [p.key for p in papers.PAPERS] == ["000", "001", "002", "003", "004"]
     for paper in papers.PAPERS:
-        assert (root / "experiments" / paper.toml).is_file(), paper.toml
-        assert paper.preset_names(), f"{paper.key}: no preset registered"
-        kind = banditviz.preset(paper.run_preset()).kind
-        assert paper.algorithms(kind), f"{paper.key}: no algorithm registered"
-
-
-def test_papers_pick_up_algorithms_registered_later(monkeypatch):
-    from banditviz_app import papers
-
-    mol = next(p for p in papers.PAPERS if p.key == "mol_ts")
-    spec = dataclasses.replace(banditviz.ALGORITHMS["mol_ts"], name="mol_ts_new",
-                               paper="Park, Ann & Oh (NeurIPS 2025), a new variant")
-    monkeypatch.setitem(banditviz.ALGORITHMS, "mol_ts_new", spec)
-    assert "mol_ts_new" in dataclasses.replace(mol, max_algorithms=99).algorithms("contextual")
+        for figure in paper.figures:
+            assert (root / "experiments" / f"{figure.result}.toml").is_file(), figure.result
+        assert paper.live in {f.result for f in paper.figures}
 
 
 def test_add_random_arm_stays_in_the_bounding_box():

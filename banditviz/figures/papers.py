@@ -1,0 +1,135 @@
+"""Figures of the papers' experiments, drawn from sweep tables (pure functions: a DataFrame in, a figure out).
+
+Every builder reads the tidy table of `banditviz.sweep` (shipped results or a live rerun):
+
+* `curves`: a metric against the round, one line per algorithm (mean with a +- 1 sd band over all runs,
+  or the 25%-trimmed mean of RAMGapE Sec. 4, Exp. 3 and 4);
+* `rate_against`: misidentification rate (1 - share of correct runs, 95% Wilson interval) against the budget
+  or the number of arms (Kone, Kaufmann & Richert, AISTATS 2025, Figs. 1 and 3);
+* `mean_against`: mean +- standard error of a per-run value (stopping time) against the instance's number;
+* `pull_allocation`: each arm's mean number of pulls at the end of the runs, per algorithm.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+from scipy import stats
+
+from .palette import base_layout, plain, rgba, series_color
+from .static import metric_label, wilson_interval
+
+TRIM = 0.25  # share cut from each end by the trimmed mean (scipy.stats.trim_mean)
+
+
+def run_labels(table: pd.DataFrame) -> pd.Series:
+    """One label per row: the algorithm, followed by the parameters that differ between its rows."""
+    params = table["params"].map(json.loads)
+    labels = table["algorithm"].astype(str).copy()
+    for name in table["algorithm"].unique():
+        rows = table["algorithm"] == name
+        values = pd.DataFrame(list(params[rows]), index=params[rows].index)
+        varying = [c for c in values.columns if values[c].astype(str).nunique() > 1]
+        if varying:
+            text = [", ".join(f"{k}={v}" for k, v in zip(varying, row, strict=True))
+                    for row in values[varying].itertuples(index=False)]
+            labels[rows] = [f"{name} ({t})" for t in text]
+    return labels
+
+
+def _number(label: str) -> float:
+    """The last number in an instance label ("K=32" -> 32, "pattern 7" -> 7)."""
+    found = re.findall(r"-?\d+(?:\.\d+)?", label)
+    if not found:
+        raise ValueError(f"instance label {label!r} holds no number to plot against")
+    return float(found[-1])
+
+
+def _per_run(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Rounds x runs matrix of ``metric``; a run that stopped early keeps its last value afterwards."""
+    wide = rows.pivot_table(index="round", columns=["instance", "params", "seed"], values=metric, aggfunc="first")
+    return wide.sort_index().ffill()
+
+
+def curves(table: pd.DataFrame, metrics: list[str], title: str, stat: str = "mean") -> go.Figure:
+    """One panel per metric column, value against the round, one line per algorithm over every run and
+    instance of the table; ``stat`` "mean" (band: +- 1 sd) or "trimmed" (25%-trimmed mean, no band).
+    A run that stopped early (identification) keeps its final value up to the last round shown."""
+    table = table.assign(label=run_labels(table))
+    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[metric_label(m.removeprefix("cum_"))
+                                                                   for m in metrics], horizontal_spacing=0.08)
+    for j, metric in enumerate(metrics):
+        for i, (label, rows) in enumerate(table.groupby("label", sort=False)):
+            wide = _per_run(rows, metric)
+            x, values = wide.index.to_numpy(), wide.to_numpy(float)
+            y = stats.trim_mean(values, TRIM, axis=1) if stat == "trimmed" else values.mean(axis=1)
+            color = series_color(i)
+            if stat == "mean" and values.shape[1] > 1:
+                sd = values.std(axis=1, ddof=1)
+                fig.add_trace(go.Scatter(x=np.r_[x, x[::-1]], y=np.r_[y + sd, (y - sd)[::-1]], fill="toself",
+                                         fillcolor=rgba(color, 0.15), line={"width": 0}, hoverinfo="skip",
+                                         showlegend=False, legendgroup=label), row=1, col=j + 1)
+            fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=plain(label), legendgroup=label,
+                                     line={"color": color, "width": 3}, showlegend=j == 0), row=1, col=j + 1)
+        fig.update_xaxes(title_text="round", row=1, col=j + 1)
+    what = "25%-trimmed mean over runs" if stat == "trimmed" else "mean ± 1 sd over runs"
+    fig.update_layout(**base_layout(f"{title}<br><sup>{what}</sup>"), height=480)
+    return fig
+
+
+def rate_against(table: pd.DataFrame, x: str, title: str) -> go.Figure:
+    """Misidentification rate per algorithm against ``x``: "budget" (from the parameters) or "arms" (the
+    number in the instance label), with 95% Wilson intervals."""
+    rows = table.assign(label=table["algorithm"],
+                        x=table["params"].map(lambda p: json.loads(p)["budget"]) if x == "budget"
+                        else table["instance"].map(_number))
+    fig = go.Figure()
+    for i, (label, part) in enumerate(rows.groupby("label", sort=False)):
+        g = part.groupby("x", sort=True)["correct"]
+        n, ok = g.size(), g.sum()
+        lo_hi = np.array([wilson_interval(int(n[k] - ok[k]), int(n[k])) for k in n.index])
+        err = 1 - ok / n
+        fig.add_trace(go.Scatter(x=n.index, y=err, mode="lines+markers", name=plain(label),
+                                 line={"color": series_color(i), "width": 3},
+                                 error_y={"type": "data", "symmetric": False, "array": lo_hi[:, 1] - err,
+                                          "arrayminus": err - lo_hi[:, 0]}))
+    fig.update_layout(**base_layout(title), height=480, xaxis_title="budget T" if x == "budget" else "arms K",
+                      yaxis_title="misidentification rate", yaxis_range=[-0.02, 1.02])
+    return fig
+
+
+def mean_against(table: pd.DataFrame, value: str, title: str, x_title: str, log_y: bool = False) -> go.Figure:
+    """Mean +- standard error of a per-run ``value`` per algorithm against the number in the instance label."""
+    rows = table.assign(label=run_labels(table), x=table["instance"].map(_number))
+    fig = go.Figure()
+    for i, (label, part) in enumerate(rows.groupby("label", sort=False)):
+        g = part.groupby("x", sort=True)[value]
+        mean, se = g.mean(), g.std(ddof=1).fillna(0.0) / np.sqrt(g.size())
+        fig.add_trace(go.Scatter(x=mean.index, y=mean, mode="lines+markers", name=plain(label),
+                                 line={"color": series_color(i), "width": 3},
+                                 error_y={"type": "data", "array": se}))
+    fig.update_layout(**base_layout(title), height=480, xaxis_title=x_title, yaxis_title=metric_label(value),
+                      yaxis_type="log" if log_y else "linear")
+    return fig
+
+
+def pull_allocation(table: pd.DataFrame, title: str, highlight: tuple[int, ...] = ()) -> go.Figure:
+    """Each arm's mean number of pulls over the runs (last recorded round), one bar group per algorithm;
+    arms in ``highlight`` (the Pareto set) are named with a star."""
+    from ..sweep import parse_pulls
+
+    last = table.groupby(["instance", "algorithm", "params", "seed"], sort=False).tail(1)
+    last = last.assign(label=run_labels(last))
+    fig = go.Figure()
+    for i, (label, part) in enumerate(last.groupby("label", sort=False)):
+        counts = parse_pulls(part["pulls"]).mean(axis=0)
+        names = [f"arm {k}{' *' if k in highlight else ''}" for k in range(len(counts))]
+        fig.add_trace(go.Bar(x=names, y=counts, name=plain(label), marker_color=series_color(i)))
+    note = "<br><sup>* Pareto optimal</sup>" if highlight else ""
+    fig.update_layout(**base_layout(title + note), height=480, barmode="group", yaxis_title="mean pulls")
+    return fig

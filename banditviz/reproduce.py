@@ -1,0 +1,101 @@
+"""The papers' experiments, reproduced: shipped results, their provenance, and scaled-down live reruns.
+
+A shipped result is the Parquet table that ``python -m banditviz sweep experiments/NAME.toml --out
+banditviz/results/NAME.parquet`` writes (optionally with ``--seeds N`` / ``--horizon T`` to scale it
+down): the tidy sweep table plus, in the file's key-value metadata, the config's text, the seeds, the
+horizon and the package version that made it (`banditviz.sweep.provenance`). Nothing here is typed in:
+every number the Papers page shows is read from such a file or recomputed from its config.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .sweep import SweepConfig, parse_config, read_metadata
+
+RESULTS_DIR = Path(__file__).parent / "results"
+# Relative paths inside a config (the NoC data) are read from the source tree's experiments/ folder.
+EXPERIMENTS_DIR = Path(__file__).resolve().parent.parent / "experiments"
+
+
+@dataclass(frozen=True)
+class Result:
+    """One shipped result: its table and the provenance stored with it."""
+
+    name: str
+    table: pd.DataFrame
+    meta: dict[str, str]
+
+    @cached_property
+    def config(self) -> SweepConfig:
+        """The config that made this table (its seeds and horizon as shipped, not as in the file)."""
+        full = self.full_config
+        return dataclasses.replace(full, seeds=tuple(json.loads(self.meta["seeds"])), horizon=int(self.meta["horizon"]))
+
+    @cached_property
+    def full_config(self) -> SweepConfig:
+        """The config as written (the paper's full size where the paper gives one)."""
+        return parse_config(self.meta["config"], EXPERIMENTS_DIR, self.meta["config_name"])
+
+    @property
+    def runs_per_point(self) -> int:
+        return len(self.config.seeds)
+
+    def scale(self) -> str:
+        """"full size: ...", or how the shipped run was scaled down from the config, with the factors."""
+        full, ours = self.full_config, self.config
+        parts = []
+        if len(ours.seeds) < len(full.seeds):
+            parts.append(f"{len(ours.seeds)} of {len(full.seeds)} runs per point "
+                         f"(1/{len(full.seeds) / len(ours.seeds):.3g})")
+        if ours.horizon < full.horizon:
+            parts.append(f"horizon {ours.horizon:,} of {full.horizon:,} (1/{full.horizon / ours.horizon:.3g})")
+        if parts:
+            return "scaled: " + ", ".join(parts)
+        return f"full size: {len(ours.seeds)} run(s) per point, horizon {ours.horizon:,}"
+
+
+def shipped() -> list[str]:
+    """Names of the shipped results (the config names they came from, without extension)."""
+    return sorted(p.stem for p in RESULTS_DIR.glob("*.parquet"))
+
+
+def load(name: str) -> Result:
+    """A shipped result by name (ValueError listing the shipped names if unknown)."""
+    path = RESULTS_DIR / f"{name}.parquet"
+    if not path.is_file():
+        raise ValueError(f"result: no shipped result {name!r}; shipped: {shipped()}")
+    return Result(name, pd.read_parquet(path), read_metadata(path))
+
+
+def rerun(result: Result, seeds: int, horizon: int | None = None, instances: int | None = None,
+          progress: Callable[[int, int], None] | None = None, **options: Any) -> pd.DataFrame:
+    """The same experiment, scaled down: seeds 0..seeds-1, an optional shorter horizon and only the first
+    ``instances`` instances; the same table layout as the shipped one (``options`` go to `sweep`)."""
+    config = result.config
+    chosen = dict(list(config.instances.items())[:instances]) if instances else config.instances
+    small = dataclasses.replace(config, instances=chosen, seeds=tuple(range(seeds)),
+                                horizon=min(horizon or config.horizon, config.horizon))
+    return small.run(progress=progress, **options)
+
+
+def recompute(result: Result, instance: str, algorithm: int, seeds: tuple[int, ...]
+              ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(shipped rows, freshly computed rows) of one cell, the ``algorithm``-th entry of the config, on ``seeds``."""
+    config = result.config
+    spec, params = config.algorithms[algorithm]
+    cell = dataclasses.replace(config, instances={instance: config.instances[instance]},
+                               algorithms=[(spec, params)], seeds=seeds)
+    fresh = cell.run()
+    table = result.table
+    mask = (table["instance"] == instance) & (table["algorithm"] == spec.name) & table["seed"].isin(seeds)
+    mask &= table["params"] == fresh["params"].iloc[0]
+    return table[mask].reset_index(drop=True), fresh

@@ -1,0 +1,132 @@
+"""Shipped results are what their configs compute today, and verdicts are computed from them (never typed in)."""
+
+import dataclasses
+import json
+
+import pandas as pd
+import pytest
+
+from banditviz import reproduce, verdicts
+from banditviz.datasets import DatasetUnavailable
+from banditviz.reproduce import EXPERIMENTS_DIR
+
+# One cell per result to recompute: (instance index, algorithm index, number of seeds), sized to run in seconds.
+CELLS = {
+    "pfiwr_sensitivity": (0, 2, 1),  # p = 0.9, the run that stops first
+    "psi_synthetic_fixed_budget": (4, 0, 3),  # GEGE at K = 128
+    "psi_noc_fixed_budget": (0, 0, 3),
+    "psi_noc_fixed_confidence": (0, 0, 1),
+    "psi_synthetic_fixed_confidence": (0, 0, 1),
+    "mol_ts_main": (3, 0, 1),
+    "lexicographic_lambda_0.1": (0, 1, 1),  # MTE2LO
+    "lexicographic_lambda_10": (0, 3, 1),  # OFUL
+    "risk_averse_exp1": (7, 0, 1),
+    "risk_averse_exp3": (0, 0, 2),
+    "risk_averse_exp4": (0, 0, 1),
+}
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {name: reproduce.load(name) for name in reproduce.shipped()}
+
+
+def test_results_are_shipped_for_every_paper(results):
+    papers = {c.paper for c in verdicts.CLAIMS if c.result in results}
+    assert papers == {"000", "001", "002", "003", "004"}
+
+
+@pytest.mark.parametrize("name", reproduce.shipped())
+def test_shipped_result_matches_its_config_and_a_fresh_recomputation(name, results):
+    result = results[name]
+    config_file = EXPERIMENTS_DIR / result.meta["config_name"]
+    if config_file.exists():  # from a source tree: the shipped config is the current one
+        assert result.meta["config"] == config_file.read_text(encoding="utf-8"), f"{name}: config changed since"
+    assert result.meta["version"] not in ("", "unknown")
+    seeds = tuple(json.loads(result.meta["seeds"]))
+    assert sorted(result.table["seed"].unique()) == sorted(seeds)
+    instance_index, algorithm, n_seeds = CELLS.get(name, (0, 0, 1))
+    try:
+        instance = list(result.config.instances)[instance_index]
+    except DatasetUnavailable as exc:
+        pytest.skip(f"{name}: {exc}")
+    shipped, fresh = reproduce.recompute(result, instance, algorithm, seeds[:n_seeds])
+    assert len(shipped) > 0
+    pd.testing.assert_frame_equal(shipped, fresh)
+
+
+def test_a_doctored_result_fails_the_recomputation(results):
+    result = results["pfiwr_sensitivity"]
+    table = result.table.copy()
+    table.loc[table.index[-1], "stopping_time"] += 1
+    doctored = dataclasses.replace(result, table=table)
+    last = table.iloc[-1]
+    algorithm = next(i for i, (_, p) in enumerate(result.config.algorithms) if p["p"] == json.loads(last.params)["p"])
+    shipped, fresh = reproduce.recompute(doctored, last.instance, algorithm, (int(last.seed),))
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(shipped, fresh)
+
+
+def test_every_claim_gets_a_verdict_of_the_allowed_kinds(results):
+    for paper in ("000", "001", "002", "003", "004"):
+        table = verdicts.verdict_table(paper, results)
+        assert list(table.columns) == list(verdicts.COLUMNS)
+        assert set(table["Verdict"]) <= set(verdicts.VERDICTS)
+        checked = table[table["Verdict"].isin(["reproduced", "not reproduced"])]
+        assert checked["Ours"].str.len().gt(0).all() and checked["Runs"].notna().all()
+        failed = table[table["Verdict"] == "not reproduced"]
+        assert failed["Note"].str.len().gt(0).all(), "a claim that did not reproduce must say why"
+
+
+def _swap(table: pd.DataFrame, column: str, a: str, b: str) -> pd.DataFrame:
+    swapped = table.copy()
+    swapped.loc[table[column] == a, column] = b
+    swapped.loc[table[column] == b, column] = a
+    return swapped
+
+
+def _verdict(claim_prefix: str, paper: str, results) -> str:
+    table = verdicts.verdict_table(paper, results)
+    return table.loc[table["Claim"].str.startswith(claim_prefix), "Verdict"].iloc[0]
+
+
+def test_verdicts_follow_the_numbers_not_the_labels(results):
+    """A broken variant of each checked family (labels swapped, answers spoiled) must change the verdict."""
+    if "pfiwr_sensitivity" in results:
+        r = results["pfiwr_sensitivity"]
+        claim = "Fig. 2: a smaller p stops later"
+        assert _verdict(claim, "000", results) == "reproduced"
+        slow, fast = (r.table["params"][r.table["params"].str.contains(f'"p": {p},')].iloc[0] for p in (0.1, 0.9))
+        broken = {**results, r.name: dataclasses.replace(r, table=_swap(r.table, "params", slow, fast))}
+        assert _verdict(claim, "000", broken) == "not reproduced"
+    if "risk_averse_exp3" in results:
+        r = results["risk_averse_exp3"]
+        claim = "Exp. 3 (K = 10): RAMGapE returns the Pareto set"
+        spoiled = r.table.assign(correct=r.table["correct"].where(r.table["algorithm"] != "ramgape_b", False))
+        before = _verdict(claim, "004", results)
+        after = _verdict(claim, "004", {**results, r.name: dataclasses.replace(r, table=spoiled)})
+        assert (before, after) == ("reproduced", "not reproduced")
+    if "mol_ts_main" in results:
+        r = results["mol_ts_main"]
+        claim = "Fig. 2: optimistic sampling"
+        before = _verdict(claim, "002", results)
+        swapped = dataclasses.replace(r, table=_swap(r.table, "algorithm", "mol_ts", "mol_ts_m1"))
+        after = _verdict(claim, "002", {**results, r.name: swapped})
+        assert {before, after} == {"reproduced", "not reproduced"}
+
+
+def test_claims_without_a_result_are_not_given_a_verdict_they_did_not_earn():
+    table = verdicts.verdict_table("000", {})
+    assert set(table["Verdict"]) <= {"not computed", "qualitative only", "data unavailable"}
+    assert (table["Verdict"] == "data unavailable").sum() == 4  # Table 1 and Fig. 3 need SW-LLVM
+
+
+def test_figure1_worked_example_chain_filter_loses_the_optimal_arm():
+    chain, kept = verdicts.figure1_cascades()
+    assert chain.sets == ((0, 1), (1,)) and kept.sets == ((0, 1), (0, 1))
+
+
+def test_mean_and_standard_error_text():
+    assert verdicts.pm([1.0, 2.0, 3.0]) == "2.00 ± 0.58"
+    assert verdicts.pm([48000.0, 50000.0]) == "49,000 ± 1,000"
+    assert verdicts.pm([0.5]) == "0.500 ± 0"
