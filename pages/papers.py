@@ -7,7 +7,7 @@ import streamlit as st
 from banditviz import guarantees, reproduce, verdicts
 from banditviz.fast_risk import EXP2_PATTERNS, experiment2_trace
 from banditviz.figures import animate
-from banditviz_app import state
+from banditviz_app import charts, state
 from banditviz_app.papers import PAPERS
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
@@ -63,7 +63,7 @@ def show_figures(paper, results: dict[str, reproduce.Result]) -> None:
                     f"--out {figure.result}.parquet`.")
             continue
         st.caption(provenance(result))
-        st.plotly_chart(shipped_figure(paper.key, figure.title), theme=None, key=f"papers_fig_{figure.title}")
+        charts.show(shipped_figure(paper.key, figure.title), key=f"papers_fig_{figure.title}")
 
 
 def show_extras(paper_key: str) -> None:
@@ -86,7 +86,7 @@ def show_extras(paper_key: str) -> None:
                     "the package (10^7 samples and more; play to watch the boxes shrink near the front).")
         pattern = st.radio("Pattern", EXP2_PATTERNS, horizontal=True, key="papers_exp2_pattern")
         try:
-            st.plotly_chart(animate(experiment2_trace(int(pattern), "ramgape_c")), theme=None, key="papers_exp2")
+            charts.show(animate(experiment2_trace(int(pattern), "ramgape_c")), key="papers_exp2")
         except (ValueError, OSError) as exc:
             state.show_error(exc, "Experiment 2 trace")
 
@@ -130,7 +130,7 @@ def live_rerun(paper, results: dict[str, reproduce.Result]) -> None:
         bar.empty()
     table = st.session_state.get(ran_key)
     if table is not None:
-        st.plotly_chart(figure.draw(table, result), theme=None, key=f"papers_live_{paper.key}")
+        charts.show(figure.draw(table, result), key=f"papers_live_{paper.key}")
 
 
 st.markdown("## The papers")
