@@ -18,7 +18,7 @@ MODEL, ENGINE, FIGURES, TOP = range(4)
 MODEL_MODULES = {"algorithms", "environment", "instances", "pareto", "presets", "risk", "design", "estimators",
                  "limits", "datasets", "fast_pareto", "highs_lp"}
 ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fast_classic", "fast_risk", "fronts",
-                  "guarantees", "lexicographic_repro", "calibration"}
+                  "guarantees", "lexicographic_repro", "calibration", "reproduce", "verdicts"}
 
 
 def layer(module: str) -> int:
