@@ -2,13 +2,13 @@
 
 Time to first motion: from the page's first paint to the first change of the drawn figure (the first screen
 plays by itself), on a first visit (fresh browser context; the server's run cache already warm from an
-earlier visit) and on a reload (the browser holds the app's scripts). Target (issue 14): under 2 s.
+earlier visit) and on a reload (the browser holds the app's scripts). Target: under 2 s.
 
 Two settings: the default Watch run (preset "default", pareto_ucb1, T = 2,000, 200 snapshots) and a 3D run
 (preset "default_3d", same algorithm and horizon). Each press uses a fresh seed, so nothing comes from the
 cache. The reference is the same work done in this process without the app (run + animate + JSON): the
 ratio is the cost of the app around the engine and the figure (websocket, React, Plotly drawing).
-Target (app issue): under 2 s for the default run.
+Target: under 2 s for the default run.
 """
 
 from __future__ import annotations

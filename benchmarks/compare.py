@@ -15,7 +15,7 @@ REFERENCE_SEEDS seeds and scaled to 50 (runs are independent, so a sweep's time 
 times). The first press of a fresh process also loads the compiled kernels from numba's on-disk cache:
 printed apart. The machine is shared (2 cores, several users): absolute seconds are noisy, the ratios
 (same process, interleaved) much less so; CPU seconds of an in-process press are what it would take on an
-idle core. Targets (issue 17): < 2 s classic and identification (< 5 s linear).
+idle core. Targets: < 2 s classic and identification (< 5 s linear).
 """
 
 from __future__ import annotations

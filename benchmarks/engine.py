@@ -6,7 +6,7 @@ Each algorithm runs at T = 10^5 without snapshots (CLI, sweeps) and with 200 (th
 process; medians of REPEATS runs. Also: the peak traced memory of a run and the ratio of the Python engine
 against a naive reference that recomputes every arm's mean from the full history each round. The machine
 is shared: absolute rounds/s are noisy, the ratios less so.
-Targets (issue 17): >= 200,000 rounds/s without snapshots, >= 50,000 with 200 snapshots.
+Targets: >= 200,000 rounds/s without snapshots, >= 50,000 with 200 snapshots.
 """
 
 from __future__ import annotations

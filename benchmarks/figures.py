@@ -1,10 +1,10 @@
-"""Figure build time and JSON size (issue 6 targets), against a naive reference in the same process.
+"""Figure build time and JSON size against a naive reference in the same process.
 
 Targets: the default Watch run (K = 10, L = 2, T = 2,000, 200 frames) under 2 MB of JSON and built in
 under 0.5 s; a 3-D run with K = 30 under 5 MB.  The naive reference builds the same figure through
 Plotly's validating constructors (``go.Figure(fig.to_dict())``), which is what `animate` avoids.
 
-Playback (issue 14): frames per second of the default 3-D Watch figure (default_3d, its default
+Playback: frames per second of the default 3-D Watch figure (default_3d, its default
 algorithm, T = 2,000) stepped frame by frame with ``Plotly.animate`` in headless Chromium (software
 GL), with ``Plotly.animate`` and with ``Plotly.restyle`` of each frame's traces (2-4x faster for 3-D scenes,
 which animate redraws whole); target >= 10 frames/s.  The reference in the same browser redraws each

@@ -1,4 +1,4 @@
-"""Speed of the identification algorithms of 000_PFIwR.md and 001_PSI_linear.md through `banditviz.run`.
+"""Speed of the identification algorithms of the PFIwR and LinPSI papers through `banditviz.run`.
 
 * GEGE fixed confidence on NoC (delta = 0.01, authors_code budget): wall time per run and pulls/s, against a
   naive GEGE run in the same process (plain Frank-Wolfe without away steps or rank-one updates, design not

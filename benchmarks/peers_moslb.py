@@ -8,7 +8,7 @@ path of a local checkout. Their class is imported from that path and driven thro
 
 Per horizon: wall seconds of one run each, theirs and ours (`banditviz.run`, full trace with regret
 metrics), medians of SEEDS seeds, ratio = theirs / ours. Their update refits on the whole history, so their
-cost per round grows with t; ours is incremental (Sherman-Morrison). Targets (issue 17): >= 20x at
+cost per round grows with t; ours is incremental (Sherman-Morrison). Targets: >= 20x at
 T = 1,000 and >= 100x at T = 8,000.
 
 Usage: ``.venv/bin/python benchmarks/peers_moslb.py PATH/TO/moslb``

@@ -7,7 +7,7 @@ code is imported from that path and called through its own interface (``lib.band
 ``cpp.policies.py_ege_sr`` / ``py_ege_sh``, ``lib.policies.GEGE.loop_fb``); nothing of it is copied here.
 
 Each line: median wall time per run over SEEDS seeds, theirs and ours (`banditviz.run`, full trace with
-regret metrics), same process, interleaved; ratio = theirs / ours. Targets (issue 17): EGE-SR and EGE-SH at
+regret metrics), same process, interleaved; ratio = theirs / ours. Targets: EGE-SR and EGE-SH at
 least as fast as their C++ (ratio >= 1), GEGE >= 50x their Python.
 
 Usage: ``.venv/bin/python benchmarks/peers_psi.py PATH/TO/linear_psi [path/to/noc_CM_log.csv]``

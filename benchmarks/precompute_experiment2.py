@@ -1,4 +1,4 @@
-"""Precompute the Experiment 2 traces of the risk-averse paper (004_risk_averse.md §4.3) into the cache.
+"""Precompute the Experiment 2 traces of the risk-averse paper (RAMGapE Sec. 4, Experiment 2) into the cache.
 
 epsilon = 0, delta = 0.05, rho = 0.01; Table 3 pattern 10 (Exp 2.1, 6 Pareto arms) and pattern 46 (Exp 2.2,
 2 Pareto arms); RAMGapEc, RA-LUCB, DE Round-Robin and Round-Robin. Each run takes 10^7 - 5*10^7 samples with

@@ -1,4 +1,4 @@
-"""Speed of the regret minimisers (issue 4) at K = 50, d = 5, L = 4 (the MOL-TS main preset, instance 0).
+"""Speed of the regret minimisers at K = 50, d = 5, L = 4 (the MOL-TS main preset, instance 0).
 
 For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
 

@@ -1,5 +1,5 @@
 """Pulls per second of RAMGapEc: the compiled fast path (`banditviz.fast_risk.fast_run`) against the engine
-(`banditviz.simulate.run`, numpy per round) in the same process. Target (issue 5): >= 10^5 pulls/s.
+(`banditviz.simulate.run`, numpy per round) in the same process. Target: >= 10^5 pulls/s.
 
 Cases: Table 2 (K = 100, epsilon = 0.1) and Experiment 2.2 (Table 3 pattern 46, epsilon = 0). CPU time is
 reported (the machine is shared), after one warm-up call that loads or compiles the numba kernel.

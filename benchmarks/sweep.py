@@ -6,7 +6,7 @@
   `banditviz.fast_classic` (the numpy seed axis it replaced ran ~400-530k seed-rounds/s here), all 200 seeds;
 * processes: `banditviz.sweep(..., backend="processes")`, compiled jobs on every local core, all 200 seeds.
 
-The three tables agree on the seeds they share (checked here). Targets (issue 8): compiled >= 10x
+The three tables agree on the seeds they share (checked here). Targets: compiled >= 10x
 serial, and the whole 200-seed sweep under 10 s. The machine may be shared: CPU seconds of this process
 are printed next to wall seconds (not for processes: the workers are the forkserver's children), since
 wall time on a loaded machine says more about the neighbours than about the code.
