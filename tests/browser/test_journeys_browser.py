@@ -120,7 +120,9 @@ def test_watch_default_path_for_every_kind_and_family(new_context, server, scree
 def edit_cell(page, row: int, column: int, value: str, columns: int = 3) -> None:
     """Type ``value`` into the arm table's cell (row, column), as a person does: click, Enter, type, Enter.
     Columns count the arm name as 0; the grid draws a row-marker column (33 px) and equal-width columns."""
-    grid = page.locator("[data-testid='stDataFrame']").first.bounding_box()
+    table = page.locator("[data-testid='stDataFrame']").first
+    table.wait_for(state="visible", timeout=20_000)
+    grid = table.bounding_box()
     width = (grid["width"] - 33) / columns
     editor = page.locator("#portal textarea, #portal input").first
     for _ in range(5):  # the grid may still be settling after the last rerun: click again until it opens

@@ -74,6 +74,13 @@ TICKS = "g.xtick text, g.ytick text, g.x2tick text, g.y2tick text, g.x3tick text
 TITLES = "g[class^='g-x'][class$='title'] text, g[class^='g-y'][class$='title'] text"
 
 
+def box_of(page, sel: str) -> dict:
+    """The first match's bounding box, once it is visible (a rerun may be redrawing it for a moment)."""
+    loc = page.locator(sel).first
+    loc.wait_for(state="visible", timeout=20_000)
+    return loc.bounding_box()
+
+
 def rgb(color: str) -> tuple[float, float, float]:
     """``rgb(r, g, b)``, ``rgba(...)`` or ``#rrggbb`` as three numbers in [0, 255]."""
     if color.startswith("#"):
@@ -209,7 +216,7 @@ def test_speeds_differ_at_least_fourfold(laptop):
 def test_figure_controls_and_explanation_fit_a_laptop_screen(laptop, screenshot):
     page = laptop.page
     for sel in (CHART, ".bv-bar", ".bv-explain .bv-at", ".bv-explain li"):
-        box = page.locator(sel).first.bounding_box()
+        box = box_of(page, sel)
         assert box is not None and box["height"] > 0, sel
         assert 0 <= box["y"] and box["y"] + box["height"] <= LAPTOP["height"], (sel, box)
         assert 0 <= box["x"] and box["x"] + box["width"] <= LAPTOP["width"], (sel, box)
@@ -244,11 +251,11 @@ def test_presentation_mode_hides_the_chrome_enlarges_text_and_stays_in_the_link(
         assert not page.locator(f"[data-testid='{chrome}']").is_visible(), chrome
     size = "(sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize)"
     assert page.evaluate(size, ".bv-explain li") >= 1.15 * laptop.page.evaluate(size, ".bv-explain li")
-    chart = page.locator(CHART).bounding_box()
-    assert chart["height"] > 1.3 * laptop.page.locator(CHART).bounding_box()["height"]
+    chart = box_of(page, CHART)
+    assert chart["height"] > 1.3 * box_of(laptop.page, CHART)["height"]
     for sel in (CHART, ".bv-bar", ".bv-explain li"):
-        box = page.locator(sel).first.bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"], (sel, box)
+        box = box_of(page, sel)
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"], (sel, box)
     screenshot(page, "watch_presentation_1920x1080")
     projector.assert_clean()
 
