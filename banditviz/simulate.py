@@ -157,6 +157,8 @@ def run(
     per_round: dict[str, list[float]] = {}
     states, truth = [], []
     sees_truth = getattr(alg, "sees_truth", False)  # only our reference oracles see the truth
+    # learners that only estimate theta (PFIwR Fig. 1): ||theta_hat - theta|| each round, not a regret
+    scores_estimate = getattr(alg, "reports_estimate", False) and instance.theta is not None
     last_rec: tuple[int, ...] | None = None
     rec_values: dict[str, float] = {}
     t = 0
@@ -177,6 +179,8 @@ def run(
         arms[t - 1] = arm
         rewards[t - 1] = reward
         values = pulled_regrets(env.means, arm, spec.task) if contextual else {}
+        if scores_estimate:
+            values["estimation_error"] = float(np.linalg.norm(alg.theta - instance.theta))
         if rec_metric is not None:
             if t == 1 or alg.recommendation != last_rec:  # the answer often stays put: score it once
                 last_rec, rec_values = alg.recommendation, rec_metric(instance, alg.recommendation)

@@ -8,8 +8,8 @@ a pandas DataFrame:
   last round played), with columns ``instance, algorithm, params, seed, round`` and the cumulative
   value ``cum_<metric>`` of every per-round metric the engine records (``cum_pareto_regret``,
   ``cum_effective_regret``, the lexicographic regrets, the expected reward per objective
-  ``cum_reward_<i>``...) and ``pulls``, each arm's number of pulls so far joined by commas (``parse_pulls``
-  reads it back as a matrix);
+  ``cum_reward_<i>``...), the value at that round of a level metric (`LEVEL_METRICS`: ``estimation_error``)
+  and ``pulls``, each arm's number of pulls so far joined by commas (``parse_pulls`` reads it back as a matrix);
 * identification algorithms (tasks in `IDENTIFICATION_TASKS`): one row per run with ``stopping_time``
   (rounds played: the stopping round, or the horizon when the algorithm did not stop), ``stopped``,
   ``correct`` (the recommended set equals the true Pareto set; strict dominance for "risk-averse",
@@ -51,11 +51,13 @@ from .algorithms.base import AlgorithmSpec, get_algorithm
 from .datasets import DatasetUnavailable
 from .instances import Instance, preset
 from .metrics import RECOMMENDATION_METRICS
+from .presets.psi import pfi_estimation
 from .simulate import has_compiled_loop, resolve, run
 
 BACKENDS = ("serial", "processes", "dask")
 IDENTIFICATION_TASKS = ("identify", "risk-averse")
 DEFAULT_RECORDS = 100  # recorded rounds per run when record_every is not given
+LEVEL_METRICS = ("estimation_error",)  # per-round metrics recorded as they stand, not summed over rounds
 BATCH_SEEDS = 256  # most seeds in one job of compiled runs (each costs milliseconds: few jobs, little overhead)
 GENERATORS: dict[str, Callable[..., Instance]] = {
     "uniform_box": _instances.uniform_box,
@@ -63,6 +65,7 @@ GENERATORS: dict[str, Callable[..., Instance]] = {
     "convex_front": _instances.convex_front,
     "random_linear": _instances.random_linear,
     "random_contextual": _instances.random_contextual,
+    "pfi_estimation": pfi_estimation,
 }
 # Nullable types, so that a table mixing regret rows (no stopping time) and identification rows (no round)
 # keeps whole numbers and booleans, and survives a Parquet round trip unchanged.
@@ -134,12 +137,12 @@ def _regret_rows(job: Job, tick: Ticker | None) -> pd.DataFrame:
         rounds.append(rec)
         pulls.append(pull_counts(trace.arms, job.instance.K, rec))
         for name, per_round in trace.metrics.items():
-            values.setdefault(name, []).append(np.cumsum(per_round)[rec - 1])
+            values.setdefault(name, []).append((per_round if name in LEVEL_METRICS else np.cumsum(per_round))[rec - 1])
         if tick is not None and i + 1 < len(job.seeds):  # the sweep reports the job's end itself
             tick(i + 1)
     columns: dict[str, Any] = {"seed": np.repeat(np.array(job.seeds, dtype=np.int64), [len(r) for r in rounds]),
                                "round": np.concatenate(rounds)}
-    columns.update({f"cum_{name}": np.concatenate(v) for name, v in values.items()})
+    columns.update({name if name in LEVEL_METRICS else f"cum_{name}": np.concatenate(v) for name, v in values.items()})
     columns["pulls"] = _pulls_column(np.concatenate(pulls))
     return _frame(job, columns)
 

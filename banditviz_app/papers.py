@@ -44,6 +44,12 @@ def _curves(metrics: list[str], title: str, stat: str = "mean") -> Callable[[pd.
     return lambda table, _: figs.curves(table, metrics, title, stat)
 
 
+def _estimation(instance: str, paper_ratio: float) -> Callable[[pd.DataFrame, Result], go.Figure]:
+    """PFIwR Fig. 1a / 1b: the l2 error of both estimators on one instance, with the paper's ratio in the title."""
+    return lambda table, _: figs.curves(table[table["instance"] == instance], ["estimation_error"],
+                                        f"{instance}: paper's ratio at n = 2000 is {paper_ratio}")
+
+
 def _pareto_pulls(table: pd.DataFrame, result: Result) -> go.Figure:
     inst = next(iter(result.config.instances.values()))
     return figs.pull_allocation(table, "Pulls per arm at the end of the budget", tuple(risk.pareto_set(inst)))
@@ -59,10 +65,15 @@ PAPERS: tuple[Paper, ...] = (
         setting="Linear bandit with L objectives and per-round contexts X = x_k + r U (mean x_k): identify the "
                 "(epsilon-)Pareto front with confidence 1 - delta while keeping the Pareto regret low (PFIwR), "
                 "against PFIMulti (Auer, Chiang, Ortner & Drugan, AISTATS 2016). Fig. 2: K = d = 10, L = 2, "
-                "rho = 0.5, r = 0.3, delta = eps = 0.1, p in {0.1, 0.5, 0.9}, 10 runs, 50,000-round cap.",
-        figures=(Figure("Fig. 2 (b): cumulative Pareto regret for p = 0.1, 0.5, 0.9", "pfiwr_sensitivity",
-                        _curves(["cum_pareto_regret"], "PFIwR, sensitivity to p")),),
-        live="pfiwr_sensitivity", live_seeds=3, live_horizon=6000,
+                "rho = 0.5, r = 0.3, delta = eps = 0.1, p in {0.1, 0.5, 0.9}, 10 runs, 50,000-round cap. "
+                "Fig. 1: K = d = 10, L = 1, uniformly random arms, 2,000 rounds, 10 runs.",
+        figures=(Figure("Fig. 1a (rho = 0, diverse contexts): l2 error of estimator (10) and of ridge",
+                        "pfiwr_estimation", _estimation("rho = 0", 0.73)),
+                 Figure("Fig. 1b (rho = 0.9, correlated contexts): l2 error of estimator (10) and of ridge",
+                        "pfiwr_estimation", _estimation("rho = 0.9", 0.99)),
+                 Figure("Fig. 2 (b): cumulative Pareto regret for p = 0.1, 0.5, 0.9", "pfiwr_sensitivity",
+                        _curves(["cum_pareto_regret"], "PFIwR, sensitivity to p"))),
+        live="pfiwr_estimation", live_seeds=3,
     ),
     Paper(
         key="001", title="Bandit Pareto Set Identification in a Multi-Output Linear Model",

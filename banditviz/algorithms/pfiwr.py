@@ -67,6 +67,17 @@ def rho_t(t: int, delta: float, p: float, rule: str = "corrected") -> int:
     return math.ceil(math.log(6 * t**3 / delta) / math.log(1 / q))
 
 
+def dropped_rounds(t: int, p: float, delta: float, rule: str, rng: np.random.Generator) -> np.ndarray:
+    """0-based indices of the rounds 1..t that estimator (10) leaves out at round t: round s is kept when one of
+    its rho_t pseudo-actions (7) hits a_s, so each is dropped independently w.p. (1-p)^rho_t, redrawn every
+    round (PFIwR Sec. 4.1)."""
+    q = (1 - p) ** rho_t(t, delta, p, rule)
+    n_drop = int(rng.binomial(t, q)) if q > 0 else 0
+    if n_drop == 0:
+        return np.zeros(0, dtype=np.int64)
+    return rng.choice(t, n_drop, replace=False)
+
+
 def t0_theory(d: int, L: int, delta: float, p: float) -> float:
     """Forced-exploration length of Algorithm 1: 128(d+2)/(1-p) {1 + ln(64(d+2)/(e(1-p)) sqrt(6 d L / delta))}."""
     c = (d + 2) / (1 - p)
@@ -222,15 +233,12 @@ class PFIwR(Algorithm):
         return np.union1d(self.A, np.asarray(self.P, dtype=np.int64))
 
     def _kept_sums(self, t: int, lam: float) -> tuple[np.ndarray, np.ndarray, float]:
-        """G and B without the rounds dropped at round t (each dropped w.p. (1-p)^rho_t, PFIwR Sec. 4.1)."""
-        p = self.params["p"]
-        q = (1 - p) ** rho_t(t, self.params["delta"], p, self.params["rho_rule"])
-        n_drop = int(self.rng_est.binomial(t, q)) if q > 0 else 0
-        if n_drop == 0:
+        """G and B without the rounds dropped at round t (`dropped_rounds`)."""
+        idx = dropped_rounds(t, self.params["p"], self.params["delta"], self.params["rho_rule"], self.rng_est)
+        if not len(idx):
             return self.G, self.B, 1.0
-        idx = self.rng_est.choice(t, n_drop, replace=False)
         Xd = self.hist_x[idx] if self.moving else self.X[self.hist_arm[idx]]
-        return self.G - Xd.T @ Xd, self.B - Xd.T @ self.hist_y[idx], 1 - n_drop / t
+        return self.G - Xd.T @ Xd, self.B - Xd.T @ self.hist_y[idx], 1 - len(idx) / t
 
     def update(self, arm: int, reward: np.ndarray) -> None:
         t = self.t
@@ -334,3 +342,71 @@ class PFIMulti(EmpiricalIdentifier):
         else:
             self.recommendation = tuple(sorted(self.accepted + self.active.tolist()))
             self.start_batch(self.active)
+
+
+@register("uniform_estimator", paper=PAPER + ", Fig. 1", task="regret", kinds=ID_KINDS,
+          params=(Param("estimator", "pfiwr", "pfiwr: estimator (10), i.e. ridge with p lambda_t; ridge: ridge "
+                        "with lam", choices=("pfiwr", "ridge")),
+                  Param("p", 0.5, "sampling parameter of estimator (10)", low=0.01, high=0.99),
+                  Param("delta", 0.1, "confidence in lambda_t and rho_t of estimator (10)", low=1e-9, high=0.5),
+                  Param("lam", 1.0, "regulariser of the ridge estimator", low=1e-6, high=1e6)),
+          summary="Pulls arms uniformly at random and estimates theta (PFIwR Fig. 1: estimator (10) against ridge).")
+class UniformEstimator(Algorithm):
+    """PFIwR Sec. 5.1 (Fig. 1): data collected by uniformly random arms, theta estimated every round by
+    estimator (10) (ridge on the pulled contexts with p lambda_t, rounds dropped as in `dropped_rounds`,
+    corrected rho_t) or by the conventional ridge estimator with regulariser ``lam`` (PFIwR Sec. 4.1:
+    A_t = sum x x^T + I, so lam = 1 by default).
+
+    The paper does not state the policy, p, delta or lam of Fig. 1; ours (uniform arms, p = 0.5, delta = 0.1,
+    lam = 1) are our decisions. Both estimators draw arms from the policy stream and drops from a stream of
+    their own, so on one seed they see the same arms, contexts and rewards. The engine records
+    ``estimation_error`` = ||theta_hat - theta||_2 (Frobenius over the L objectives) every round.
+    """
+
+    reports_estimate = True
+
+    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
+        self.problem = problem
+        self.K, self.L, self.d = problem.K, problem.L, features_of(problem).shape[1]
+        self.rng, self.rng_est = rng, rng.spawn(1)[0]
+        self.G, self.B = np.zeros((self.d, self.d)), np.zeros((self.d, self.L))
+        self.eye = np.eye(self.d)
+        self.hist_x, self.hist_y = np.zeros((1024, self.d)), np.zeros((1024, self.L))
+        self.xsum = np.zeros((self.K, self.d))
+        self.theta = np.zeros((self.d, self.L))
+        self.counts = np.zeros(self.K, dtype=np.int64)
+        self.t, self.last = 0, None
+
+    def select(self, t: int) -> int:
+        self.t = t
+        return int(self.rng.integers(self.K))
+
+    def update(self, arm: int, reward: np.ndarray) -> None:
+        t, pr = self.t, self.params
+        if t > len(self.hist_x):
+            self.hist_x = np.resize(self.hist_x, (2 * t, self.d))
+            self.hist_y = np.resize(self.hist_y, (2 * t, self.L))
+        context = features_of(self.problem)  # this round's contexts (the same every round on fixed contexts)
+        self.xsum += context
+        x = self.hist_x[t - 1] = context[arm]
+        self.hist_y[t - 1] = reward
+        self.counts[arm] += 1
+        self.last = arm
+        self.G += np.outer(x, x)
+        self.B += np.outer(x, reward)
+        if pr["estimator"] == "ridge":
+            self.theta = np.linalg.solve(self.G + pr["lam"] * self.eye, self.B)
+            return
+        idx = dropped_rounds(t, pr["p"], pr["delta"], "corrected", self.rng_est)
+        Xd = self.hist_x[idx]
+        reg = self.G - Xd.T @ Xd + pr["p"] * lambda_t(t, self.d, self.L, pr["delta"]) * self.eye
+        self.theta = np.linalg.solve(reg, self.B - Xd.T @ self.hist_y[idx])
+
+    def state(self) -> RoundState:
+        yhat = self.xsum / max(self.t, 1) @ self.theta  # x_bar_k^T theta_hat (PFIwR Sec. 4.1)
+        return RoundState(t=self.t, estimates=yhat, lower=yhat.copy(), upper=yhat.copy(),
+                          status=np.full(self.K, ACTIVE, dtype=np.int8),
+                          front=tuple(int(a) for a in np.flatnonzero(pareto_mask(yhat))),
+                          pulled=self.last, counts=self.counts.copy(),
+                          extras={"theta_hat": self.theta.T.copy(), "estimator": self.params["estimator"]},
+                          events=(f"arm {self.last} drawn uniformly at random",) if self.last is not None else ())

@@ -178,6 +178,23 @@ def pfi_sensitivity(seed: int = 0, K: int = 10, d: int = 10, rho: float = 0.5, s
                                             f"{np.linalg.norm(theta, axis=0).max():.4f}")
 
 
+def pfi_estimation(rho: float, seed: int = 0, K: int = 10, d: int = 10, context_noise: float = 0.3) -> Instance:
+    """PFIwR Sec. 5.1, Fig. 1: K = d = 10 arms, L = 1, theta = 1_d / sqrt(d), context means drawn per coordinate
+    from N(0, (1-rho) I_K + rho 11^T) (rho = 0: diverse arms, 0.9: correlated) and scaled to max norm
+    1 - context_noise, so the per-round contexts x_k + r U (U uniform in the unit ball) keep ||X|| <= 1 and
+    E[X] = x_k exactly (our decision: the paper states neither the scaling nor the context law); sigma = 1.
+    A sweep generator (not an app preset: one objective)."""
+    if not 0 <= rho < 1:
+        raise ValueError(f"rho: the correlation of the context means must be in [0, 1), got {rho!r}")
+    if not 0 < context_noise < 1:
+        raise ValueError(f"context_noise: must be in (0, 1), got {context_noise!r}")
+    X = equicorrelated_normal(np.random.default_rng(seed), K, d, rho).T
+    X *= (1 - context_noise) / np.linalg.norm(X, axis=1).max()
+    theta = np.full((d, 1), 1 / np.sqrt(d))
+    return Instance.from_linear(X, theta, context_noise=context_noise, name=f"PFI estimation rho={rho}",
+                                description="PFIwR Sec. 5.1, Fig. 1 setting")
+
+
 @register_preset("pfi_mab", paper=PFI, dims=2,
                  description="Five well-separated Gaussian arms (sigma = 1) for PFIMulti with its literal width "
                              "(PFIwR Sec. 5): Pareto front {0, 1, 2}.")

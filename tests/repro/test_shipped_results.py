@@ -14,6 +14,7 @@ from banditviz.sweep import load_config
 # One cell per result to recompute: (instance index, algorithm index, number of seeds), sized to run in seconds.
 CELLS = {
     "pfiwr_sensitivity": (0, 2, 1),  # p = 0.9, the run that stops first
+    "pfiwr_estimation": (1, 0, 2),  # estimator (10) at rho = 0.9
     "psi_synthetic_fixed_budget": (4, 0, 3),  # GEGE at K = 128
     "psi_noc_fixed_budget": (0, 0, 3),
     "psi_noc_fixed_confidence": (0, 0, 1),
@@ -102,6 +103,17 @@ def test_verdicts_follow_the_numbers_not_the_labels(results):
         slow, fast = (r.table["params"][r.table["params"].str.contains(f'"p": {p},')].iloc[0] for p in (0.1, 0.9))
         broken = {**results, r.name: dataclasses.replace(r, table=_swap(r.table, "params", slow, fast))}
         assert _verdict(claim, "000", broken) == "not reproduced"
+    if "pfiwr_estimation" in results:
+        r = results["pfiwr_estimation"]
+        claim = "Fig. 1: the proposed estimator gains more with diverse contexts"
+        before = _verdict(claim, "000", results)
+        swapped = dataclasses.replace(r, table=_swap(r.table, "instance", "rho = 0", "rho = 0.9"))
+        assert {before, _verdict(claim, "000", {**results, r.name: swapped})} == {"reproduced", "not reproduced"}
+        claim = "Fig. 1: both estimators' errors fall"
+        last = r.table["round"] == r.config.horizon
+        grown = r.table.assign(estimation_error=r.table["estimation_error"].where(~last, 10.0))
+        assert _verdict(claim, "000", results) == "reproduced"
+        assert _verdict(claim, "000", {**results, r.name: dataclasses.replace(r, table=grown)}) == "not reproduced"
     if "risk_averse_exp3" in results:
         r = results["risk_averse_exp3"]
         claim = "Exp. 3 (K = 10): RAMGapE returns the Pareto set"
