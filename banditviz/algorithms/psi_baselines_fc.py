@@ -275,6 +275,11 @@ class PALLinear(_Racing):
         self.V += XA.T @ XA
         self.b += XA.T @ rewards
 
+    def confidence_beta(self, t: int) -> float:
+        """beta_t = ln(K L t^2 pi^2 / (6 delta)) / 5 at racing round t (the authors' code; the box half-width is
+        sqrt(beta_t x^T V^-1 x), whatever the noise scale sigma)."""
+        return math.log(self.K * self.L * t**2 * math.pi**2 / (6 * self.params["delta"])) / 5
+
     def end_batch(self) -> None:
         A = self.active
         try:
@@ -282,7 +287,7 @@ class PALLinear(_Racing):
         except np.linalg.LinAlgError:  # features not spanning: minimum-norm least squares, as lstsq
             theta = np.linalg.lstsq(self.V, self.b, rcond=None)[0]
         mu = self.X @ theta
-        beta_t = math.log(self.K * self.L * self.batch**2 * math.pi**2 / (6 * self.params["delta"])) / 5
+        beta_t = self.confidence_beta(self.batch)
         Vinv = np.linalg.inv(self.V + 1e-6 * np.eye(self.V.shape[0]))
         c = np.sqrt(beta_t * np.maximum(np.einsum("ij,jk,ik->i", self.X[A], Vinv, self.X[A]), 0))
         self.box = (A, mu[A], c)

@@ -12,7 +12,7 @@ independently from what it saw (MOL: the spread of the Thompson samples, the UCB
 rate, the pulled arm's membership of the front it must pick from), the share of samples spent on the Pareto
 set (risk-averse), and the mean stopping time (identification). GEGE's design and thresholds are covered
 by tests/repro/test_psi_linear.py, RAMGapEb's Experiment 3 against round robin by tests/repro/test_risk_averse.py.
-Not covered here: PFIwR (its width and defaults are being recalibrated), PAL, Racing, EGE-SH/SR, RAMGapEc and
+Not covered here: PFIwR (its width and defaults are being recalibrated), EGE-SH/SR, RAMGapEc and
 the risk-averse baselines other than RA-LUCB and xi-LCB.
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from banditviz import pareto, preset, risk, run
+from banditviz import Instance, pareto, preset, risk, run
 from banditviz.algorithms import ALGORITHMS, AlgorithmSpec
 from banditviz.algorithms.base import ACCEPTED, REJECTED
 from banditviz.algorithms.mol import confidence_radius
@@ -303,7 +303,8 @@ def mean_stopping_time(instance, cap: int, seeds: range, **params):
     ("pfimulti", mean_stopping_time(preset("pfi_mab"), 8000, range(4), eps=0.1, delta=0.1), (1200, 5000),
      [param_scaled("c_beta", f) for f in (0.0, 0.25, 4.0)]),
     # 001 §6 item 21 instance, sigma 0.2, delta = 0.01: real 2481 (seeds 0-1); bonus x 0 8, x 1/4 265, x 4 does
-    # not stop within 10^4 (APE's sampling rule replaced by a round robin stops at 4376: not separated here)
+    # not stop within 10^4 (APE's sampling rule replaced by a round robin stops at 4376, inside the band: the rule
+    # is tested by test_identifiers_sample_the_undecided_arms)
     ("ape", mean_stopping_time(preset("psi_gap_example", sigma=0.2), 10_000, range(2)), (1200, 6000),
      [bonus_scaled(f) for f in (0.0, 0.25, 4.0)]),
 ])
@@ -332,3 +333,86 @@ def pulls_of_classified_arms(spec: AlgorithmSpec) -> float:
 def test_pfimulti_samples_only_undetermined_arms(variant):
     """Measured: real 0; its plan replaced by a round robin over all arms: 818 pulls of classified arms."""
     check(pulls_of_classified_arms, "pfimulti", (0, 0), [round_robin("start_batch")], variant)
+
+
+# ---------------------------------------------------------------------- identification: which arms are sampled
+# Two Pareto arms far apart, one Pareto arm (2) with a dominated twin (3) 0.2 below it, four arms dominated by
+# >= 1.2: every algorithm that samples where the answer is undecided spends most pulls on arms 2 and 3; a uniform
+# allocation spends 1/4 there. Sigma 0.8 (APE and Racing scale their bonuses with it; PAL's width ignores it).
+TWIN = Instance.from_means([[4, 0], [0, 4], [2.4, 2.4], [2.2, 2.2], [0.4, 0.4], [1.2, 0], [0, 1.2], [0.8, 0.8]],
+                           sigma=0.8)
+
+
+def random_plan(base: type) -> type:
+    """The planned pulls of every batch after the first replaced by as many distinct uniformly random arms."""
+    def start_batch(self, sequence):
+        base.start_batch(self, self.rng.choice(self.K, len(sequence), replace=False) if self.batch else sequence)
+    return type(f"{base.__name__}_random", (base,), {"start_batch": start_batch})
+
+
+random_plan.label = "random plan"
+
+
+def first_only(base: type) -> type:
+    """APE: only b_t pulled, its competitor c_t dropped."""
+    def start_batch(self, sequence):
+        base.start_batch(self, sequence[:1] if self.batch else sequence)
+    return type(f"{base.__name__}_b_only", (base,), {"start_batch": start_batch})
+
+
+first_only.label = "b_t only"
+
+
+def twin_share(spec: AlgorithmSpec) -> float:
+    """Share of the samples spent on arms 2 and 3 of `TWIN` over a run (to its stop, or to 4000 samples), mean of
+    seeds 0-3."""
+    last = [run(TWIN, spec, 4000, seed=s, snapshots=1).snapshots[-1] for s in range(4)]
+    return float(np.mean([st.counts[[2, 3]].sum() / st.counts.sum() for st in last]))
+
+
+@pytest.mark.parametrize("name, band, broken", [
+    # measured (mean of seeds 0-3): real 0.962 (seeds 4-7, 8-11, 12-15: 0.960, 0.974, 0.968); round robin 0.250,
+    # b_t only 0.438
+    ("ape", (0.8, 1.0), [round_robin("start_batch"), first_only]),
+    # real 0.945 (racing; other seed sets 0.936-0.954) | 0.966 (PAL; 0.945-0.974); round robin 0.250 | 0.250,
+    # random plan 0.251 | 0.255
+    ("racing", (0.8, 1.0), [round_robin("start_batch"), random_plan]),
+    ("pal_linear", (0.8, 1.0), [round_robin("start_batch"), random_plan]),
+])
+def test_identifiers_sample_the_undecided_arms(name, band, broken, variant):
+    """APE (Kone et al. 2023) pulls the most ambiguous arm b_t and its closest competitor c_t; Racing (Auer et
+    al. 2016) and PAL (Zuluaga et al. 2013, racing form) pull only the arms not yet classified. On `TWIN` that is
+    mostly arms 2 and 3; a round robin or random allocation in place of the rule spends about 1/4 there."""
+    check(twin_share, name, band, broken, variant)
+
+
+def never(decision: str):
+    """Subclass factory for the racing algorithms: no arm is ever ``decision`` ("accepted" / "rejected"): the
+    margin of that decision is replaced by -1 before the classification step."""
+    def make(base: type) -> type:
+        def race(self, Mm, reject_margin, accept_margin):
+            if decision == "accepted":
+                accept_margin = np.full_like(accept_margin, -1.0)
+            else:
+                reject_margin = np.full_like(reject_margin, -1.0)
+            base.race(self, Mm, reject_margin, accept_margin)
+        return type(f"{base.__name__}_never_{decision}", (base,), {"race": race})
+    make.label = f"never {decision}"
+    return make
+
+
+@pytest.mark.parametrize("name, band, broken", [
+    # measured (seeds 0-3, at most 4000 samples): real 1511 (846-2277; seeds 4-7, 8-11, 12-15: 1391, 1912, 1585);
+    # bonus x 0 8, x 1/4 171, x 4 and either
+    # decision removed: no stop
+    ("racing", (700, 3000), [bonus_scaled(f) for f in (0.0, 0.25, 4.0)]),
+    # real 994 (455-1492; other seed sets 802, 1493, 1072); beta_t x 0 8, x 1/16 (width / 4) 11, x 16 and either
+    # decision removed: no stop
+    ("pal_linear", (300, 2500), [scaled("confidence_beta", f) for f in (0.0, 1 / 16, 16.0)]),
+])
+def test_racing_stopping_times_are_calibrated(name, band, broken, variant):
+    """Racing and PAL on `TWIN`: the mean stopping time follows from the width (Racing: the pairwise bonus
+    beta_ij; PAL: the box half-width sqrt(beta_t x^T V^-1 x)) and needs both the acceptance and the rejection
+    step."""
+    check(mean_stopping_time(TWIN, 4000, range(4)), name, band, [*broken, never("accepted"), never("rejected")],
+          variant)
