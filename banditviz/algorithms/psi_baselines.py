@@ -33,9 +33,17 @@ def _budget(alg: EmpiricalIdentifier, problem: Problem, minimum: int, rule: str)
     return T
 
 
+class _EmpiricalGapElimination(EmpiricalIdentifier):
+    """EGE-SH and EGE-SR: their decisions rank the active arms by empirical gap."""
+
+    def gaps(self, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(empirical gaps, empirical Pareto set) of the active arms' sample means ``mu`` (`empirical_gaps`)."""
+        return empirical_gaps(mu)
+
+
 @register("ege_sh", paper=EGE, task="identify", kinds=ID_KINDS, params=(BUDGET,), recommends_every_round=True,
           summary="Empirical Gap Elimination with Sequential Halving: halves the active arms every round.")
-class EGESequentialHalving(EmpiricalIdentifier):
+class EGESequentialHalving(_EmpiricalGapElimination):
     """EGE-SH (fixed budget), cumulative means."""
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
@@ -52,7 +60,7 @@ class EGESequentialHalving(EmpiricalIdentifier):
     def end_batch(self) -> None:
         A = self.active
         mu = self.sample_means()[A]
-        gaps, S = empirical_gaps(mu)
+        gaps, S = self.gaps(mu)
         n_keep = math.ceil(len(A) / 2)
         out = np.sort(halving_order(A, gaps, S)[n_keep:])
         self.events.append(f"round {self.batch} ended: empirical Pareto set {fmt_set(A[S])}; the {n_keep} arm(s) "
@@ -73,7 +81,7 @@ class EGESequentialHalving(EmpiricalIdentifier):
 
 @register("ege_sr", paper=EGE, task="identify", kinds=ID_KINDS, params=(BUDGET,), recommends_every_round=True,
           summary="Empirical Gap Elimination with Successive Rejects: classifies one arm per phase.")
-class EGESuccessiveRejects(EmpiricalIdentifier):
+class EGESuccessiveRejects(_EmpiricalGapElimination):
     """EGE-SR (fixed budget)."""
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
@@ -99,7 +107,7 @@ class EGESuccessiveRejects(EmpiricalIdentifier):
     def _decide(self) -> None:
         A = self.active
         mu = self.sample_means()[A]
-        gaps, S = empirical_gaps(mu)
+        gaps, S = self.gaps(mu)
         i1 = np.flatnonzero(S)[np.argmax(gaps[S])] if S.any() else None
         i2 = np.flatnonzero(~S)[np.argmax(gaps[~S])] if (~S).any() else None
         if i1 is None or (i2 is not None and gaps[i2] >= gaps[i1]):

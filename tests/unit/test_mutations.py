@@ -12,8 +12,9 @@ independently from what it saw (MOL: the spread of the Thompson samples, the UCB
 rate, the pulled arm's membership of the front it must pick from), the share of samples spent on the Pareto
 set (risk-averse), and the mean stopping time (identification). GEGE's design and thresholds are covered
 by tests/repro/test_psi_linear.py, RAMGapEb's Experiment 3 against round robin by tests/repro/test_risk_averse.py.
-Not covered here: PFIwR (its width and defaults are being recalibrated), EGE-SH/SR, RAMGapEc and
-the risk-averse baselines other than RA-LUCB and xi-LCB.
+Identification algorithms are also checked on which arms they sample (a twin pair of hard arms), RAMGapEc
+and EGP on their pull and stop rules recomputed from the raw rewards. Not covered here: PFIwR (its width and
+defaults are being recalibrated), the risk-averse baselines other than RA-LUCB, xi-LCB and EGP.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from banditviz import Instance, pareto, preset, risk, run
 from banditviz.algorithms import ALGORITHMS, AlgorithmSpec
 from banditviz.algorithms.base import ACCEPTED, REJECTED
 from banditviz.algorithms.mol import confidence_radius
+from banditviz.algorithms.risk_averse import gap_index
 from banditviz.environment import Environment
 from banditviz.fast_risk import fast_run
 from banditviz.instances import random_linear, uniform_box
@@ -416,3 +418,101 @@ def test_racing_stopping_times_are_calibrated(name, band, broken, variant):
     step."""
     check(mean_stopping_time(TWIN, 4000, range(4)), name, band, [*broken, never("accepted"), never("rejected")],
           variant)
+
+
+def gaps_negated(base: type) -> type:
+    """EGE-SH / EGE-SR ranking the arms by minus their empirical gap (the hardest arm decided first)."""
+    def gaps(self, mu):
+        g, S = base.gaps(self, mu)
+        return -g, S
+    return type(f"{base.__name__}_gaps_negated", (base,), {"gaps": gaps})
+
+
+gaps_negated.label = "gaps negated"
+
+
+def budget_share(spec: AlgorithmSpec) -> float:
+    """Share of a budget of 2000 samples spent on arms 2 and 3 of `TWIN`, mean of seeds 0-3."""
+    return float(np.mean([np.isin(run(TWIN, spec, 2000, seed=s, snapshots=0).arms, [2, 3]).mean()
+                          for s in range(4)]))
+
+
+@pytest.mark.parametrize("name, band", [
+    # measured: real 0.584 (= 7/12) on every seed of 0-15 (the gaps are far apart: 0 wrong answers of 16); round
+    # robin 0.250, gaps negated 0.083
+    ("ege_sh", (0.55, 0.62)),
+    # real 0.451 on every seed of 0-15 (0 wrong answers); round robin 0.250, gaps negated 0.282
+    ("ege_sr", (0.42, 0.48)),
+])
+def test_gap_elimination_keeps_the_hardest_arms(name, band, variant):
+    """EGE-SH halves the active arms keeping the smallest empirical gaps, EGE-SR decides the arm with the largest
+    gap each phase (Kone et al. 2024): on `TWIN` the twin pair stays to the end, and gets about (1/4 + 1/2 + 1)/3
+    of EGE-SH's budget. Rejected: a uniform allocation (the plan replaced by a round robin), the gaps negated."""
+    check(budget_share, name, band, [round_robin("start_batch"), gaps_negated], variant)
+
+
+def off_rule_risk(rule: str, horizon: int, **params):
+    """RAMGapEc / EGP on risk_averse_table1 (seed 0, ``horizon`` samples): rounds whose pull differs from the
+    rule recomputed from the raw rewards, plus (fixed confidence) rounds after which the algorithm's stop
+    decision differs from "max_i V_i < epsilon". Recomputed here: sample mean, plug-in variance (/ T),
+    xi = (var - rho mu) / (3 + rho), the width of Eq. 9 (fixed confidence sqrt((4/T) ln(8K (log2 T)^2 / delta)),
+    fixed budget sqrt(a / T), a = (n - 2K) eps^2 / (16K)); V, m_t, p_t through `gap_index` (checked against
+    loops in test_risk_averse.py); EGP's V_hat as in its Alg. 9 (Nonaga et al., RAMGapE, Alg. 1, 9, Eq. 4-9)."""
+    inst = TABLE1
+    K, rho = inst.K, inst.rho
+    eps = params.get("epsilon", 0.1)
+
+    def width(T: np.ndarray) -> np.ndarray:
+        if rule == "ramgape":
+            return np.sqrt(4 / T * np.log(8 * K * np.log2(T) ** 2 / params["delta"]))
+        return np.sqrt((horizon - 2 * K) * eps**2 / (16 * K) / T)
+
+    def index(n: np.ndarray, s1: np.ndarray, s2: np.ndarray):
+        mu = s1 / n
+        xi = (np.maximum(s2 / n - mu**2, 0) - rho * mu) / (3 + rho)
+        b = width(n)
+        return (mu, xi, b, *gap_index(mu, xi, b))
+
+    def expected_pull(mu, xi, b, V, arg, Dh) -> int:
+        if rule == "ramgape":
+            m = int(np.argmax(V))
+            p = int(arg[m])
+            return m if b[m] >= b[p] else p
+        lead = np.min([mu[:, None] - mu[None, :], xi[None, :] - xi[:, None]], axis=0)
+        lag = np.max([mu[None, :] - mu[:, None], xi[:, None] - xi[None, :]], axis=0)
+        np.fill_diagonal(lead, -np.inf)
+        np.fill_diagonal(lag, np.inf)
+        return int(np.argmax(b - np.where(Dh, lead.max(axis=1), lag.min(axis=1))))
+
+    def measure(spec: AlgorithmSpec) -> float:
+        alg = spec.make(**params)
+        env = Environment(inst, 0)
+        alg.reset(make_problem(inst, horizon, env.context), env.policy_rng)
+        n, s1, s2, off = np.zeros(K), np.zeros(K), np.zeros(K), 0
+        for t in range(1, horizon + 1):
+            arm = int(alg.select(t))
+            if n.min() >= 2:
+                off += arm != expected_pull(*index(n, s1, s2))
+            reward = env.pull(arm)
+            alg.update(arm, reward)
+            x = float(reward[0])
+            n[arm], s1[arm], s2[arm] = n[arm] + 1, s1[arm] + x, s2[arm] + x * x
+            if rule == "ramgape" and n.min() >= 2:
+                off += alg.done != bool(index(n, s1, s2)[3].max() < eps)
+            if alg.done:
+                break
+        return off
+    return measure
+
+
+@pytest.mark.parametrize("name, measure", [
+    # measured (rounds off the rule of 1000): real 0; width x 0 1 (stops right after the initial pulls), x 1/4 867,
+    # x 2 249, x 4 263, round robin 810
+    ("ramgape_c", off_rule_risk("ramgape", 1000, epsilon=0.1, delta=0.05)),
+    # real 0; width x 0 974, x 1/4 972, x 2 347, x 4 583, round robin 874
+    ("egp", off_rule_risk("egp", 1000)),
+])
+def test_risk_averse_pulls_follow_the_rule(name, measure, variant):
+    """RAMGapEc's pull (the wider box of m_t and p_t) and stop (V(t) < epsilon), EGP's pull (argmax of beta_i -
+    V_hat_i), recomputed from the raw rewards; the width scaled or the choice replaced by a round robin is not."""
+    check(measure, name, (0, 0), [*widths("width"), scaled("width", 2.0), round_robin("_choose")], variant)
