@@ -12,9 +12,11 @@ independently from what it saw (MOL: the spread of the Thompson samples, the UCB
 rate, the pulled arm's membership of the front it must pick from), the share of samples spent on the Pareto
 set (risk-averse), and the mean stopping time (identification). GEGE's design and thresholds are covered
 by tests/repro/test_psi_linear.py, RAMGapEb's Experiment 3 against round robin by tests/repro/test_risk_averse.py.
-Identification algorithms are also checked on which arms they sample (a twin pair of hard arms), RAMGapEc
-and EGP on their pull and stop rules recomputed from the raw rewards. Not covered here: PFIwR (its width and
-defaults are being recalibrated), the risk-averse baselines other than RA-LUCB, xi-LCB and EGP.
+Identification algorithms are also checked on which arms they sample (a twin pair of hard arms), RAMGapEc,
+EGP, LIE Round-Robin and HVI-Pareto on their pull (and stop) rules recomputed from the raw rewards. Not covered
+here: PFIwR (its width and defaults are being recalibrated); DE Round-Robin (on risk_averse_table1 at
+epsilon 0.1-0.8 it skips no arm within 2,000 samples, so it plays a plain round robin: its width x 2 or x 4 and
+a round robin in its place change no pull there).
 """
 
 from __future__ import annotations
@@ -451,53 +453,85 @@ def test_gap_elimination_keeps_the_hardest_arms(name, band, variant):
     check(budget_share, name, band, [round_robin("start_batch"), gaps_negated], variant)
 
 
-def off_rule_risk(rule: str, horizon: int, **params):
-    """RAMGapEc / EGP on risk_averse_table1 (seed 0, ``horizon`` samples): rounds whose pull differs from the
-    rule recomputed from the raw rewards, plus (fixed confidence) rounds after which the algorithm's stop
+WIDTHS_AND_RR = [*widths("width"), scaled("width", 2.0), round_robin("_choose")]
+
+
+def skipping_round_robin(skip: np.ndarray, memo: dict) -> int:
+    """The next arm of the round robin over I = 1, 2, ... that passes over the ``skip`` arms (LIE Round-Robin, Alg. 5)."""
+    while True:
+        arm = (memo.setdefault("I", 1) - 1) % len(skip)
+        memo["I"] += 1
+        if not skip[arm]:
+            return arm
+
+
+def ramgape_pull(mu, xi, b, V, arg, Dh, eps, memo) -> int:
+    """Alg. 1-2: m_t = argmax V, p_t its competitor; the one with the wider box (m_t on ties)."""
+    m = int(np.argmax(V))
+    return m if b[m] >= b[int(arg[m])] else int(arg[m])
+
+
+def egp_pull(mu, xi, b, V, arg, Dh, eps, memo) -> int:
+    """Alg. 9: argmax of beta_i - V_hat_i, V_hat_i = max_j min(mu_i - mu_j, xi_j - xi_i) in D_hat, else
+    min_j max(mu_j - mu_i, xi_i - xi_j)."""
+    lead = np.min([mu[:, None] - mu[None, :], xi[None, :] - xi[:, None]], axis=0)
+    lag = np.max([mu[None, :] - mu[:, None], xi[:, None] - xi[None, :]], axis=0)
+    np.fill_diagonal(lead, -np.inf)
+    np.fill_diagonal(lag, np.inf)
+    return int(np.argmax(b - np.where(Dh, lead.max(axis=1), lag.min(axis=1))))
+
+
+def lie_pull(mu, xi, b, V, arg, Dh, eps, memo) -> int:
+    """Alg. 5: round robin passing over the arm with the smallest V_i."""
+    return skipping_round_robin(np.arange(len(V)) == np.argmin(V), memo)
+
+
+def hvi_pull(mu, xi, b, V, arg, Dh, eps, memo) -> int:
+    """Alg. 8: the D_hat arm with the smallest HVI_i = mu_i (0.25 / (3 + rho) - xi_i), then (chosen in the same
+    round) the arm outside D_hat with the largest."""
+    if memo.get("next") is not None:
+        arm, memo["next"] = memo["next"], None
+        return arm
+    h = mu * (0.25 / (3 + memo["rho"]) - xi)
+    if not Dh.all():
+        memo["next"] = int(np.argmax(np.where(Dh, -np.inf, h)))
+    return int(np.argmin(np.where(Dh, h, np.inf)))
+
+
+def off_rule_risk(pull, horizon: int, fixed_confidence: bool = False, **params):
+    """A risk-averse learner on risk_averse_table1 (seed 0, ``horizon`` samples): rounds whose pull differs from
+    ``pull`` recomputed from the raw rewards, plus (fixed confidence) rounds after which the algorithm's stop
     decision differs from "max_i V_i < epsilon". Recomputed here: sample mean, plug-in variance (/ T),
     xi = (var - rho mu) / (3 + rho), the width of Eq. 9 (fixed confidence sqrt((4/T) ln(8K (log2 T)^2 / delta)),
-    fixed budget sqrt(a / T), a = (n - 2K) eps^2 / (16K)); V, m_t, p_t through `gap_index` (checked against
-    loops in test_risk_averse.py); EGP's V_hat as in its Alg. 9 (Nonaga et al., RAMGapE, Alg. 1, 9, Eq. 4-9)."""
+    fixed budget sqrt(a / T), a = (n - 2K) eps^2 / (16K)); V, p_t and D_hat through `gap_index` (checked against
+    loops in test_risk_averse.py) (Nonaga et al., RAMGapE, Alg. 1-9, Eq. 4-9)."""
     inst = TABLE1
     K, rho = inst.K, inst.rho
     eps = params.get("epsilon", 0.1)
 
-    def width(T: np.ndarray) -> np.ndarray:
-        if rule == "ramgape":
-            return np.sqrt(4 / T * np.log(8 * K * np.log2(T) ** 2 / params["delta"]))
-        return np.sqrt((horizon - 2 * K) * eps**2 / (16 * K) / T)
-
     def index(n: np.ndarray, s1: np.ndarray, s2: np.ndarray):
         mu = s1 / n
         xi = (np.maximum(s2 / n - mu**2, 0) - rho * mu) / (3 + rho)
-        b = width(n)
+        if fixed_confidence:
+            b = np.sqrt(4 / n * np.log(8 * K * np.log2(n) ** 2 / params["delta"]))
+        else:
+            b = np.sqrt((horizon - 2 * K) * eps**2 / (16 * K) / n)
         return (mu, xi, b, *gap_index(mu, xi, b))
-
-    def expected_pull(mu, xi, b, V, arg, Dh) -> int:
-        if rule == "ramgape":
-            m = int(np.argmax(V))
-            p = int(arg[m])
-            return m if b[m] >= b[p] else p
-        lead = np.min([mu[:, None] - mu[None, :], xi[None, :] - xi[:, None]], axis=0)
-        lag = np.max([mu[None, :] - mu[:, None], xi[:, None] - xi[None, :]], axis=0)
-        np.fill_diagonal(lead, -np.inf)
-        np.fill_diagonal(lag, np.inf)
-        return int(np.argmax(b - np.where(Dh, lead.max(axis=1), lag.min(axis=1))))
 
     def measure(spec: AlgorithmSpec) -> float:
         alg = spec.make(**params)
         env = Environment(inst, 0)
         alg.reset(make_problem(inst, horizon, env.context), env.policy_rng)
-        n, s1, s2, off = np.zeros(K), np.zeros(K), np.zeros(K), 0
+        n, s1, s2, off, memo = np.zeros(K), np.zeros(K), np.zeros(K), 0, {"rho": rho}
         for t in range(1, horizon + 1):
             arm = int(alg.select(t))
             if n.min() >= 2:
-                off += arm != expected_pull(*index(n, s1, s2))
+                off += arm != pull(*index(n, s1, s2), eps, memo)
             reward = env.pull(arm)
             alg.update(arm, reward)
             x = float(reward[0])
             n[arm], s1[arm], s2[arm] = n[arm] + 1, s1[arm] + x, s2[arm] + x * x
-            if rule == "ramgape" and n.min() >= 2:
+            if fixed_confidence and n.min() >= 2:
                 off += alg.done != bool(index(n, s1, s2)[3].max() < eps)
             if alg.done:
                 break
@@ -505,14 +539,19 @@ def off_rule_risk(rule: str, horizon: int, **params):
     return measure
 
 
-@pytest.mark.parametrize("name, measure", [
+@pytest.mark.parametrize("name, measure, broken", [
     # measured (rounds off the rule of 1000): real 0; width x 0 1 (stops right after the initial pulls), x 1/4 867,
     # x 2 249, x 4 263, round robin 810
-    ("ramgape_c", off_rule_risk("ramgape", 1000, epsilon=0.1, delta=0.05)),
+    ("ramgape_c", off_rule_risk(ramgape_pull, 1000, True, epsilon=0.1, delta=0.05), WIDTHS_AND_RR),
     # real 0; width x 0 974, x 1/4 972, x 2 347, x 4 583, round robin 874
-    ("egp", off_rule_risk("egp", 1000)),
+    ("egp", off_rule_risk(egp_pull, 1000), WIDTHS_AND_RR),
+    # real 0; round robin 866. The width does not change LIE's pulls here (x 0, 1/4, 2, 4: 0 rounds off): the arm
+    # with the smallest V_i stays the same
+    ("lie_round_robin", off_rule_risk(lie_pull, 1000), [round_robin("_choose")]),
+    # real 0; round robin 821 (HVI-Pareto has no width)
+    ("hvi_pareto", off_rule_risk(hvi_pull, 1000), [round_robin("_choose")]),
 ])
-def test_risk_averse_pulls_follow_the_rule(name, measure, variant):
-    """RAMGapEc's pull (the wider box of m_t and p_t) and stop (V(t) < epsilon), EGP's pull (argmax of beta_i -
-    V_hat_i), recomputed from the raw rewards; the width scaled or the choice replaced by a round robin is not."""
-    check(measure, name, (0, 0), [*widths("width"), scaled("width", 2.0), round_robin("_choose")], variant)
+def test_risk_averse_pulls_follow_the_rule(name, measure, broken, variant):
+    """Each learner's pull (and, fixed confidence, its stop at V(t) < epsilon) recomputed from the raw rewards;
+    the width scaled or the choice replaced by a round robin is not."""
+    check(measure, name, (0, 0), broken, variant)
