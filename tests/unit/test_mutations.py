@@ -457,7 +457,7 @@ WIDTHS_AND_RR = [*widths("width"), scaled("width", 2.0), round_robin("_choose")]
 
 
 def skipping_round_robin(skip: np.ndarray, memo: dict) -> int:
-    """The next arm of the round robin over I = 1, 2, ... that passes over the ``skip`` arms (LIE Round-Robin, Alg. 5)."""
+    """The next arm of the round robin over I = 1, 2, ... passing over the ``skip`` arms (LIE Round-Robin, Alg. 5)."""
     while True:
         arm = (memo.setdefault("I", 1) - 1) % len(skip)
         memo["I"] += 1
