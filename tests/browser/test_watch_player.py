@@ -27,6 +27,16 @@ DRAWN = """() => {
     ['x', 'y', 'z'].filter((k) => k in f.data[j]).every((k) =>
       JSON.stringify(gd.data[t][k]) === JSON.stringify(f.data[j][k])))).map(([i]) => i);
 }"""
+# Every attribute the frame sets (marker colours, line colours, hover data, text: not only x, y, z) is drawn.
+DRAWN_WHOLE = """(i) => {
+  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');
+  const f = gd._transitionData._frames[i];
+  const leaves = (o, pre, out) => { Object.entries(o).forEach(([k, v]) => (v && typeof v === 'object' &&
+    !Array.isArray(v) ? leaves(v, pre + k + '.', out) : out.push([pre + k, v]))); return out; };
+  const at = (t, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), t);
+  return f.traces.every((t, j) => leaves(f.data[j], '', []).every(([k, v]) =>
+    JSON.stringify(at(gd.data[t], k)) === JSON.stringify(v)));
+}"""
 EXPLAIN = "() => document.querySelector('.bv-explain').innerText"
 TABLE = "() => document.querySelector('.bv-table tbody').innerText"
 # Records, independently of the player, when the chart is first drawn and when its drawn data first changes
@@ -287,11 +297,16 @@ def test_projector_screenshots_at_rounds_1_10_100_and_last(browser, server, scre
             frame = min(range(len(rounds)), key=lambda i: abs(rounds[i] - want))
             w.seek(frame)
             assert f"Round {rounds[frame]}" in w.page.evaluate(EXPLAIN)
+            assert w.page.evaluate(DRAWN_WHOLE, frame)
             w.page.wait_for_timeout(300)
             screenshot(w.page, f"watch_{preset}_round_{want if want != rounds[-1] else 'last'}")
         if preset == "default_3d":
             rate, drawn = w.page.evaluate(SPEED, ["fastest", 3000])
-            print(f"3-D playback at the fastest speed: {rate:.1f} frames/s of the run, {drawn:.1f} drawn/s")
+            print(f"3-D playback at the fastest speed: {rate:.1f} frames/s of the run, {drawn:.1f} drawn/s "
+                  "(target >= 10 drawn/s)")
+            # The target holds on a quiet machine only (numbers in the note); this floor holds at a load average of
+            # ~10-18 on 2 cores. DRAWN_WHOLE above checks that each frame is drawn whole by the player's restyle.
+            assert drawn >= 2
         w.assert_clean()
     finally:
         w.close()
