@@ -152,8 +152,9 @@ SCRIPT = r"""
   function flatten(obj, prefix, out) {
     Object.keys(obj).forEach((k) => {
       const v = obj[k], path = prefix + k;
-      if (v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v)) flatten(v, path + '.', out);
-      else out[path] = v;
+      const leaf = v === null || typeof v !== 'object' || Array.isArray(v) || ArrayBuffer.isView(v);
+      if (leaf) out[path] = v;
+      else flatten(v, path + '.', out);
     });
     return out;
   }
