@@ -39,6 +39,7 @@ APP_SCRIPT = Path(__file__).resolve().parents[1] / "app.py"
 GENERATOR_ARGS = {"K", "L", "d", "seed", "sigma"}
 _KEY = "bv_setting"
 PRESENT = "bv_present"  # presentation mode (Watch page), kept in the link as ``present=1``
+RACE = "bv_race"  # the Watch page's rival algorithm (at its paper defaults), kept in the link as ``race=NAME``
 
 
 @dataclass(frozen=True)
@@ -211,6 +212,7 @@ def init_session() -> None:
         return
     st.session_state[_KEY], refused = read_query(st.query_params.to_dict())
     st.session_state[PRESENT] = st.query_params.get("present") == "1"
+    st.session_state[RACE] = st.query_params.get("race")  # checked against the instance by the Watch page
     if refused:
         st.session_state["bv_url_refused"] = refused
     st.session_state["bv_version"] = 0
@@ -312,6 +314,8 @@ def sync_url() -> None:
     wanted = to_query(current())
     if st.session_state.get(PRESENT):
         wanted["present"] = "1"
+    if st.session_state.get(RACE):
+        wanted["race"] = st.session_state[RACE]
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
 

@@ -41,12 +41,25 @@ with right:
                f"({inst.kind}); change it on the Design page. Keys: space plays or pauses, the arrows step.")
     notes = st.container()  # the run's guarantee warnings (and lambda_min for a lexicographic run), once it is known
     rivals = [NO_RACE, *(n for n in forms.compatible(inst.kind) if n != setting.algorithm)]
+    linked = st.session_state.get(state.RACE)
+    if "watch_race" not in st.session_state and linked:  # first run of the page: the link's rival
+        if linked in rivals:
+            st.session_state["watch_race"] = linked
+        else:
+            st.warning(f"race={state.plain(linked)} in the link is not an algorithm that can race "
+                       f"{state.plain(setting.algorithm)} on this instance: no race.")
     if st.session_state.get("watch_race") not in rivals:
         st.session_state["watch_race"] = NO_RACE  # the rival no longer fits the instance, or is now the algorithm
     rival = st.selectbox("Race against", rivals, key="watch_race",
-                         help="A second algorithm (paper defaults) on the same instance, horizon and seed, so it "
-                              "sees the same noise; drawn beside the first and played by the same controls.")
+                         help="A second algorithm on the same instance, horizon and seed, so it sees the same "
+                              "noise; drawn beside the first and played by the same controls. The link keeps it.")
     rival = None if rival == NO_RACE else rival
+    st.session_state[state.RACE] = rival
+    if rival:
+        defaults = banditviz.get_algorithm(rival).defaults()
+        st.caption(f"B = {state.plain(rival)} with its paper defaults"
+                   + (": " + ", ".join(f"{state.plain(k)} = {v}" for k, v in defaults.items()) if defaults else "")
+                   + ".")
     with st.expander("Algorithm, parameters, horizon and seed", expanded=False):
         name = forms.algorithm_picker(inst.kind, setting.algorithm, key="watch")
         spec = banditviz.get_algorithm(name)
@@ -60,7 +73,7 @@ with right:
             except ValueError as exc:
                 state.show_error(exc)
     if rival == setting.algorithm:  # just chosen as the algorithm itself
-        rival = None
+        rival = st.session_state[state.RACE] = None
 
 try:
     with st.spinner("Running..."):

@@ -115,6 +115,25 @@ def test_watch_races_a_second_algorithm_on_the_same_noise():
     assert any("uniform played 150 rounds" in m.value.replace("\\", "") for m in at.markdown)
 
 
+def test_watch_race_is_kept_in_the_link_and_restored_from_it():
+    at = open_page("watch", {**SMALL, "race": "uniform"})
+    assert not at.exception and not errors(at) and not at.warning
+    assert at.selectbox(key="watch_race").value == "uniform" and qp(at, "race") == "uniform"
+    assert "B: round robin" in " ".join(" ".join(s) for s in watch_meta(at)["explain"])
+    assert any("uniform with its paper defaults" in c.value.replace("\\", "") for c in at.caption)
+    at.selectbox(key="watch_race").set_value("(no race)").run()
+    assert qp(at, "race") is None and len(watch_meta(at)["rounds"]) > 0
+    at.selectbox(key="watch_race").set_value("uniform").run()
+    assert qp(at, "race") == "uniform"
+
+
+def test_watch_race_in_a_link_that_cannot_race_says_so():
+    at = open_page("watch", {**SMALL, "race": "no_such_algorithm"})
+    assert not at.exception and not errors(at)
+    assert any("race=no" in w.value and "no race" in w.value for w in at.warning)
+    assert at.selectbox(key="watch_race").value == "(no race)" and qp(at, "race") is None
+
+
 def test_watch_presentation_mode_is_kept_in_the_link():
     at = open_page("watch", {**SMALL, "present": "1"})
     assert at.toggle(key="watch_present").value and qp(at, "present") == "1"
