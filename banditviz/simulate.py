@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from . import fast_classic, limits
+from . import fast_classic, fast_linear, limits
 from .algorithms.base import Algorithm, AlgorithmSpec, Problem, get_algorithm
 from .algorithms.psi_common import BatchedIdentifier
 from .environment import Environment
@@ -54,8 +54,19 @@ def resolve(algorithm: str | AlgorithmSpec, instance: Instance) -> AlgorithmSpec
 
 
 def has_compiled_loop(algorithm: str, kind: str) -> bool:
-    """True when `run` plays ``algorithm`` on instances of ``kind`` in a compiled loop."""
-    return fast_classic.supports(algorithm, kind)
+    """True when `run` plays ``algorithm`` on instances of ``kind`` in a compiled loop (the linear learners'
+    loop, `fast_linear`, plays runs without snapshots whose features do not move)."""
+    return fast_classic.supports(algorithm, kind) or fast_linear.supports(algorithm, kind)
+
+
+def _compiled_loop(name: str, alg: Algorithm, kind: str, snapshots: int) -> Any:
+    """The compiled loop's ``play`` for algorithm ``name`` built as ``alg``, or None (the linear learners' loop
+    plays runs without snapshots)."""
+    if fast_classic.supports(name, kind):
+        return fast_classic.play
+    if snapshots == 0 and fast_linear.supports(name, kind) and fast_linear.accepts(alg):
+        return fast_linear.play
+    return None
 
 
 def drive(alg: Algorithm, instance: Instance, horizon: int, seed: int = 0) -> int:
@@ -143,8 +154,9 @@ def run(
     alg.reset(problem, env.policy_rng)
 
     contextual = instance.kind == "contextual"
-    if compiled and not env.moving and has_compiled_loop(spec.name, instance.kind):  # fixed means only
-        arms, rewards, states = fast_classic.play(alg, env, horizon, snapshot_rounds(horizon, snapshots))
+    loop = _compiled_loop(spec.name, alg, instance.kind, snapshots) if compiled and not env.moving else None
+    if loop is not None:
+        arms, rewards, states = loop(alg, env, horizon, snapshot_rounds(horizon, snapshots))
         return Trace(
             instance=instance, algorithm=spec.name, params=spec.validate(params), seed=seed, horizon=horizon,
             arms=arms, rewards=rewards, metrics={k: v[arms] for k, v in arm_regrets(instance, spec.task).items()},

@@ -4,10 +4,13 @@ workloads, against the Python engine (every round through the algorithm classes)
 Workloads (3 algorithms x 50 seeds x T = 20,000, the Compare page's largest setting):
 
 * classic family on preset "default" (Pareto UCB1, Pareto TS, MO epsilon-greedy): compiled round loops;
-* identification family on preset "default" (GEGE fixed budget and confidence, PFIwR).
+* identification family on preset "default" (GEGE fixed budget and confidence, PFIwR);
+* lexicographic family on preset "lexicographic_lambda_0.1" (STE2LO, MTE2LO, OFUL) and the MOL baselines on the
+  linear MOL-TS preset "mol_ts_fig11" (MOL-UCB, MOL-epsilon-greedy; K = 100, L = 4): the compiled loop of the
+  linear learners (`banditviz.fast_linear`).
 
-The linear regret families (MOL-TS, lexicographic) have no fast path yet: their press is the Python engine's
-time (`benchmarks/regret.py` gives their rounds per second).
+MOL-TS itself has no compiled loop (its uniform draw from the effective front solves LPs): its press is the
+Python engine's time (`benchmarks/regret.py` gives its rounds per second).
 
 Each workload is timed as the app runs it (backend chosen by `runs.sweep_backend`, a cold cache: the
 median of REPEATS presses), and the reference (`sweep(..., batch=False)`, serial) is timed on
@@ -15,12 +18,13 @@ REFERENCE_SEEDS seeds and scaled to 50 (runs are independent, so a sweep's time 
 times). The first press of a fresh process also loads the compiled kernels from numba's on-disk cache:
 printed apart. The machine is shared (2 cores, several users): absolute seconds are noisy, the ratios
 (same process, interleaved) much less so; CPU seconds of an in-process press are what it would take on an
-idle core. Targets: < 2 s classic and identification (< 5 s linear).
+idle core. Targets: < 2 s classic and identification, < 5 s linear.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 import banditviz
@@ -30,6 +34,8 @@ SEEDS, HORIZON, REPEATS, REFERENCE_SEEDS = 50, 20_000, 3, 2
 WORKLOADS = {  # family: preset, algorithms, target seconds
     "classic": ("default", ["pareto_ucb1", "pareto_ts", "mo_epsilon_greedy"], 2.0),
     "identification": ("default", ["gege_fb", "gege_fc", "pfiwr"], 2.0),
+    "lexicographic": ("lexicographic_lambda_0.1", ["ste2lo", "mte2lo", "oful"], 5.0),
+    "linear (MOL)": ("mol_ts_fig11", ["mol_ucb", "mol_eps_greedy"], 5.0),
 }
 
 
@@ -53,7 +59,8 @@ def reference(inst: banditviz.Instance, names: list[str]) -> tuple[float, float]
 def main() -> None:
     print(f"{SEEDS} seeds x T = {HORIZON:,}; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     first = None
-    for family, (preset, names, target) in WORKLOADS.items():
+    chosen = sys.argv[1:] or list(WORKLOADS)  # e.g. `python benchmarks/compare.py lexicographic`
+    for family, (preset, names, target) in ((f, WORKLOADS[f]) for f in chosen):
         inst = banditviz.preset(preset)
         inst_json, entries = state.compact_json(inst), runs.sweep_entries(names)
         if first is None:

@@ -211,6 +211,9 @@ class _Linear(_Lexicographic):
                                  f"{limits.MAX_DIM}, got {self.K}; use a linear instance")
             self.one_hot = np.eye(self.K)
         self.ridge: SharedRidge | None = None  # built when the features (and d) are known
+        # fixed features (one-hot arms, or a linear instance without context noise): the ridge keeps their
+        # estimates and widths incrementally
+        self.fixed = problem.kind == "means" or (problem.kind == "linear" and not problem.params.get("context_noise"))
         if self.one_hot is not None or problem.context is not None:  # fixed features: validate them now
             self.X = self._features()
 
@@ -220,18 +223,19 @@ class _Linear(_Lexicographic):
             if X is None or X.ndim != 2 or X.shape[0] != self.K:
                 raise ValueError(f"problem.context: must be a K x d feature matrix with K = {self.K}")
             self.d = int(X.shape[1])
-            self.ridge = SharedRidge(self.d, self.L_est or self.L)
+            self.ridge = SharedRidge(self.d, self.L_est or self.L, features=X if self.fixed else None)
         return X
 
     def _linear(self, radius_of_d: Callable[[int], float]) -> tuple[np.ndarray, np.ndarray, float]:
         """y_hat (K x L_est), widths (K) and the radius for this round's features."""
         self.X = self._features()
         radius = radius_of_d(self.d)
-        return self.ridge.predict(self.X), radius * self.ridge.widths(self.X), radius
+        seen = None if self.fixed else self.X
+        return self.ridge.predict(seen), radius * self.ridge.widths(seen), radius
 
     def update(self, arm: int, reward: np.ndarray) -> None:
         super().update(arm, reward)
-        self.ridge.update(self.X[arm], np.asarray(reward)[: self.ridge.theta.shape[1]])
+        self.leverage = self.ridge.update(self.X[arm], np.asarray(reward)[: self.ridge.theta.shape[1]])
 
 
 class _SingleThreshold(_Lexicographic):
@@ -413,9 +417,8 @@ class OFUL(_Linear):
         return arm
 
     def update(self, arm: int, reward: np.ndarray) -> None:
-        x = self.X[arm]
-        self.logdet += math.log1p(float(x @ self.ridge.V_inv @ x))
         super().update(arm, reward)
+        self.logdet += math.log1p(self.leverage)  # det(V + x x') = det(V) (1 + x' V^{-1} x)
 
     def _chosen_objective(self) -> int:
         return 0

@@ -10,7 +10,8 @@
   with ``sees_truth = True`` (``problem.params["true_means"]``).
 
 All learners share one ridge estimate with one Gram matrix for the L objectives (MOL-TS Sec. 4), updated by
-Sherman-Morrison (`SharedRidge`): a round costs O(K d L M + d^3) plus the front computation.
+Sherman-Morrison (`SharedRidge`, which also keeps the estimates and widths of fixed features): a round costs
+O(K d L M + d^3) plus the front computation.
 Every `RoundState` also carries theta_hat, the widths ||x_a||_{V^{-1}}, log det V and tr V^{-1} (our drawing).
 Defaults (our decision): lambda = 1, delta = 0.05, R = the instance's noise sigma (D4); M from Theorem 2 (D2);
 the exploration scale c = gamma = alpha c_{1,t}(delta) with alpha = 0.1 (D1: **our calibration, not the
@@ -42,6 +43,11 @@ def confidence_radius(t: int, d: int, L: int, lam: float = 1.0, delta: float = 0
     """c_{1,t}(delta) = R sqrt(d log((1 + (t-1)/(lam d)) / (delta/L))) + sqrt(lam) (MOL-TS Alg. 1)."""
     if t < 1:
         raise ValueError(f"t: round must be >= 1, got {t}")
+    return c1_formula(t, d, L, lam, delta, R)
+
+
+def c1_formula(t: int, d: int, L: int, lam: float, delta: float, R: float) -> float:
+    """The formula of `confidence_radius` without the check (also compiled by `banditviz.fast_linear`)."""
     return R * math.sqrt(d * math.log((1 + (t - 1) / (lam * d)) / (delta / L))) + math.sqrt(lam)
 
 
@@ -112,10 +118,12 @@ class _MOLinear(Algorithm):
         self.X = np.asarray(self.problem.context, dtype=float)
         if self.ridge is None:
             self.d = self.X.shape[1]
-            self.ridge = SharedRidge(self.d, self.L, self.params.get("lam", 1.0))
+            self.fixed = self.problem.kind == "linear" and not self.problem.params.get("context_noise")
+            self.ridge = SharedRidge(self.d, self.L, self.params.get("lam", 1.0), self.X if self.fixed else None)
         self.theta_hat, self.V_inv = self.ridge.theta.copy(), self.ridge.V_inv.copy()
-        self.estimates = self.X @ self.theta_hat
-        self.widths = self.ridge.widths(self.X)
+        seen = None if self.fixed else self.X  # fixed features: the ridge keeps their estimates and widths
+        self.estimates = self.ridge.predict(seen)
+        self.widths = self.ridge.widths(seen)
         self.events = []
 
     def _pick(self, mask: np.ndarray, what: str) -> int:
