@@ -1,9 +1,9 @@
-"""Compiled (numba) kernel of the O(K^2) PSI gaps of `banditviz.pareto` (LinPSI Sec. 2.1, eq. (1)).
+"""Compiled (numba) kernels of `banditviz.pareto`: the O(K^2) PSI gaps (LinPSI Sec. 2.1, eq. (1)) and the Pareto
+mask of a few arms.
 
-It only subtracts pairs of entries and takes maxima and minima of those differences, with the operations
-`banditviz.pareto.psi_gaps` describes: no sum is reassociated, so its values equal the numpy formulation's
-exactly (tested against it).
-"""
+They only subtract pairs of entries, compare them and take maxima and minima of those differences, with the
+operations `banditviz.pareto.psi_gaps` describes: no sum is reassociated, so their values equal the numpy (and
+moocore) formulations' exactly (tested against them)."""
 
 from __future__ import annotations
 
@@ -45,4 +45,27 @@ def psi_gaps(mu: np.ndarray, front: np.ndarray) -> np.ndarray:
                 if x < best:
                     best = x
         out[i] = best
+    return out
+
+
+@numba.njit(cache=True)
+def nondominated(mu: np.ndarray) -> np.ndarray:
+    """`pareto.pareto_mask` by comparing pairs (maximised; duplicates all kept; infinities compare as numbers).
+
+    Only comparisons, so the mask is moocore's exactly; without moocore's call overhead it is the cheaper one
+    for small K (`pareto.SMALL_FRONT`)."""
+    K, L = mu.shape
+    out = np.ones(K, dtype=np.bool_)
+    for a in range(K):
+        for b in range(K):
+            ge, gt = True, False
+            for j in range(L):
+                if mu[b, j] < mu[a, j]:
+                    ge = False
+                    break
+                if mu[b, j] > mu[a, j]:
+                    gt = True
+            if ge and gt:
+                out[a] = False
+                break
     return out

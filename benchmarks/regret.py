@@ -9,7 +9,8 @@ For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
   (`NaiveRidge` swapped in for `SharedRidge`), and the ratio fast / naive, which grows with T;
 * the full engine run (`banditviz.run`, no snapshots) with the per-round Pareto and effective Pareto
   regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself;
-  with ``--lp-only``, that run against the previous code in the same process (every LP through
+  with ``--lp-only``, that run against the previous code in the same process (`previous_code`: moocore's
+  Pareto masks and the numpy ridge step; with ``--previous "session 1"`` also every LP through
   ``scipy.optimize.linprog``, `banditviz.highs_lp`'s reference, and ``np.unique`` for `pareto.unique_rows`),
   interleaved, medians of CPU time, with the ratio.
 
@@ -46,7 +47,9 @@ WINDOW = 1000
 class NaiveRidge(SharedRidge):
     """Reference: the same estimate, refitted from the whole history every round (O(t d^2) per round)."""
 
-    def __init__(self, d: int, L: int, lam: float = 1.0) -> None:
+    def __init__(self, d: int, L: int, lam: float = 1.0, features: np.ndarray | None = None) -> None:
+        if features is not None:
+            raise ValueError("features: the naive reference recomputes from the contexts (contextual instances)")
         super().__init__(d, L, lam)
         self.xs: list[np.ndarray] = []
         self.ys: list[np.ndarray] = []
@@ -61,13 +64,37 @@ class NaiveRidge(SharedRidge):
         self.n += 1
 
 
+class NumpyRidge(SharedRidge):
+    """Reference: the previous code's rank-one step, in numpy (BLAS products, einsum widths, nothing kept)."""
+
+    def __init__(self, d: int, L: int, lam: float = 1.0, features: np.ndarray | None = None) -> None:
+        if features is not None:
+            raise ValueError("features: the numpy reference recomputes from the contexts (contextual instances)")
+        super().__init__(d, L, lam)
+
+    def update(self, x: np.ndarray, reward: np.ndarray) -> float:
+        Vx = self.V_inv @ x
+        denom = 1.0 + x @ Vx
+        self.V_inv -= np.outer(Vx, Vx) / denom
+        self.Z += np.outer(x, reward)
+        self.theta += np.outer(Vx, reward - x @ self.theta) / denom
+        self.n += 1
+        return float(denom - 1.0)
+
+    def widths(self, X: np.ndarray | None = None) -> np.ndarray:
+        return np.sqrt(np.maximum(np.einsum("kd,de,ke->k", X, self.V_inv, X), 0.0))
+
+    def predict(self, X: np.ndarray | None = None) -> np.ndarray:
+        return X @ self.theta
+
+
 @contextmanager
-def naive_ridge(spec: AlgorithmSpec):
-    """Swap `NaiveRidge` in for `SharedRidge` in the algorithm's module for the duration of the block."""
+def swapped_ridge(spec: AlgorithmSpec, ridge: type[SharedRidge]):
+    """Swap ``ridge`` in for `SharedRidge` in the algorithm's module for the duration of the block."""
     module = sys.modules[spec.cls.__module__]
     if getattr(module, "SharedRidge", None) is not SharedRidge:
         raise ValueError(f"algorithm: {spec.name}'s module does not build its estimate with SharedRidge")
-    module.SharedRidge = NaiveRidge
+    module.SharedRidge = ridge
     try:
         yield
     finally:
@@ -114,23 +141,28 @@ def np_unique_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @contextmanager
-def previous_code():
-    """Every LP of the effective front and gap through ``linprog``, distinct rows by ``np.unique``."""
-    direct, unique = highs_lp.minimise, pareto.unique_rows
-    highs_lp.minimise = lambda *args, **kw: direct(*args, fast=False)
-    pareto.unique_rows = np_unique_rows
+def previous_code(spec: AlgorithmSpec, generation: str):
+    """The code before a change: "session 2" has moocore's Pareto masks and the numpy ridge step (`NumpyRidge`);
+    "session 1" also solves every LP of the effective front and gap through ``linprog`` and finds distinct rows
+    by ``np.unique``."""
+    direct, unique, small = highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT
+    pareto.SMALL_FRONT = 0
+    if generation == "session 1":
+        highs_lp.minimise = lambda *args, **kw: direct(*args, fast=False)
+        pareto.unique_rows = np_unique_rows
     try:
-        yield
+        with swapped_ridge(spec, NumpyRidge):
+            yield
     finally:
-        highs_lp.minimise, pareto.unique_rows = direct, unique
+        highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT = direct, unique, small
 
 
-def lp_ratio(spec: AlgorithmSpec, horizon: int, repeats: int = 3) -> tuple[float, float]:
+def lp_ratio(spec: AlgorithmSpec, horizon: int, generation: str, repeats: int = 3) -> tuple[float, float]:
     """Median rounds per CPU second of the engine run, current and previous code (`previous_code`)."""
     fast, ref = [], []
     for _ in range(repeats):
         fast.append(engine_rate(spec, horizon)[0])
-        with previous_code():
+        with previous_code(spec, generation):
             ref.append(engine_rate(spec, horizon)[0])
     return float(np.median(fast)), float(np.median(ref))
 
@@ -141,20 +173,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--algorithms", nargs="+", default=BENCHMARKED)
     parser.add_argument("--lp-only", action="store_true",
                         help="only the engine run, current vs previous code (medians of 3)")
+    parser.add_argument("--previous", choices=("session 1", "session 2"), default="session 2",
+                        help="which previous code --lp-only compares with (default: %(default)s)")
     args = parser.parse_args(argv)
     if args.lp_only:
         for name in args.algorithms:
             for horizon in args.horizons:
-                fast, ref = lp_ratio(get_algorithm(name), horizon)
+                fast, ref = lp_ratio(get_algorithm(name), horizon, args.previous)
                 print(f"{name:>8} T={horizon:>6,}  engine run, both regrets: {fast:7,.0f} rounds per CPU second "
-                      f"(previous code: {ref:7,.0f}; ratio {fast / ref:4.2f})", flush=True)
+                      f"(previous code, {args.previous}: {ref:7,.0f}; ratio {fast / ref:4.2f})", flush=True)
         return
     print(f"instance: {INSTANCE.name}, K={INSTANCE.K}, d={INSTANCE.d}, L={INSTANCE.L}")
     for name in args.algorithms:
         spec = get_algorithm(name)
         for horizon in args.horizons:
             fast = own_cost(spec, horizon)
-            with naive_ridge(spec):
+            with swapped_ridge(spec, NaiveRidge):
                 naive = own_cost(spec, horizon)
             print(f"{name:>8} T={horizon:>6,}  own cost   {rates(fast)}")
             print(f"{'':>8} {'':>8}  naive refit {rates(naive)}")

@@ -213,6 +213,20 @@ def test_pareto_mask_with_infinite_entries_matches_brute_force(mu, data):
     np.testing.assert_array_equal(pp.pareto_mask(mu), brute_pareto(mu))
 
 
+def test_compiled_mask_of_few_arms_equals_moocores():
+    """`pareto_mask` compares pairs up to SMALL_FRONT arms and calls moocore beyond: the same mask (ties, duplicates,
+    infinities), checked on arrays just above the switch, where moocore answers."""
+    from banditviz.fast_pareto import nondominated
+
+    rng = np.random.default_rng(5)
+    for K, L in [(pp.SMALL_FRONT + 1, 2), (200, 3), (300, 4)]:
+        mu = rng.integers(0, 6, (K, L)).astype(float)
+        mu[rng.integers(K, size=5), 0], mu[rng.integers(K, size=3), L - 1] = -np.inf, np.inf
+        mu[1] = mu[0]
+        np.testing.assert_array_equal(nondominated(mu), pp.pareto_mask(mu))
+        np.testing.assert_array_equal(nondominated(mu[:40]), pp.pareto_mask(mu[:40]))
+
+
 # --------------------------------------------------------------------------------------------------
 # dominance, Pareto front, Pareto gap
 
