@@ -25,6 +25,7 @@ import numpy as np
 
 from .algorithms.base import Algorithm, RoundState
 from .environment import BLOCK, Environment
+from .fast_pareto import nondominated
 
 CODES = {"uniform": 0, "pareto_ucb1": 1, "pareto_ts": 2, "mo_epsilon_greedy": 3}
 KINDS = ("means", "linear")
@@ -39,22 +40,11 @@ def supports(algorithm: str, kind: str) -> bool:
 
 @numba.njit(cache=True)
 def _front(vec, K, L, idx):
-    """Indices of the rows of ``vec`` that no other row Pareto-dominates (as `pareto.pareto_mask`), in order."""
+    """Indices of the rows of ``vec`` (K x L) that no other row Pareto-dominates (`pareto.pareto_mask`), in order."""
+    mask = nondominated(vec)
     n = 0
     for a in range(K):
-        kept = True
-        for b in range(K):
-            ge, gt = True, False
-            for j in range(L):
-                if vec[b, j] < vec[a, j]:
-                    ge = False
-                    break
-                if vec[b, j] > vec[a, j]:
-                    gt = True
-            if ge and gt:
-                kept = False
-                break
-        if kept:
+        if mask[a]:
             idx[n] = a
             n += 1
     return n
@@ -95,6 +85,18 @@ def _select(code, t, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, means, 
 
 
 @numba.njit(cache=True)
+def _take(arm, pos, avail, st):
+    """Row of ``arm``'s next buffered reward (advanced past it); -1 when the buffer is empty: the arm is then kept
+    pending in ``st``, for the caller to refill its buffer and call the kernel again."""
+    if pos[arm] >= avail[arm]:
+        st[_PENDING] = arm
+        return -1
+    st[_PENDING] = -1
+    pos[arm] += 1
+    return pos[arm] - 1
+
+
+@numba.njit(cache=True)
 def _kernel(code, stop, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, sumsq, means, vec, idx,
             buf, pos, avail, arms, rewards, st):
     """Play rounds st[_T] .. stop - 1; return 1 when the chosen arm's buffer is empty (refill it, call again)."""
@@ -103,12 +105,9 @@ def _kernel(code, stop, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, sums
         arm = st[_PENDING]
         if arm < 0:
             arm = _select(code, t, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, means, vec, idx)
-        if pos[arm] >= avail[arm]:
-            st[_PENDING] = arm
+        p = _take(arm, pos, avail, st)
+        if p < 0:
             return 1
-        st[_PENDING] = -1
-        p = pos[arm]
-        pos[arm] = p + 1
         counts[arm] += 1
         for j in range(L):
             x = buf[arm, p, j]

@@ -29,7 +29,7 @@ from .algorithms.lexicographic_core import TIE_RTOL, gamma_radius, oful_alpha, p
 from .algorithms.mol import c1_formula
 from .environment import Environment
 from .estimators import SharedRidge, ridge_update
-from .fast_classic import _front, _pick, _Rewards
+from .fast_classic import _front, _pick, _Rewards, _take
 
 CODES = {"ste2lo": 0, "pf_lex": 1, "mte2lo": 2, "oful": 3, "mol_ucb": 4, "mol_eps_greedy": 5}
 KINDS = ("means", "linear")
@@ -211,12 +211,9 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
                           comp, vec, idx)
             if arm < 0:
                 raise RuntimeError("no arm chosen")
-        if pos[arm] >= avail[arm]:
-            st[_PENDING] = arm
+        p = _take(arm, pos, avail, st)
+        if p < 0:
             return 1
-        st[_PENDING] = -1
-        p = pos[arm]
-        pos[arm] = p + 1
         r = buf[arm, p]
         counts[arm] += 1
         if code == 1:
