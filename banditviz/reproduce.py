@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -19,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from .sweep import SweepConfig, parse_config, read_metadata
+from .sweep import SweepConfig, normalise_seeds, parse_config, read_metadata
 
 RESULTS_DIR = Path(__file__).parent / "results"
 # Relative paths inside a config (the NoC data) are read from the source tree's experiments/ folder.
@@ -47,20 +48,24 @@ class Result:
 
     @property
     def runs_per_point(self) -> int:
-        return len(self.config.seeds)
+        return len(json.loads(self.meta["seeds"]))
 
     def scale(self) -> str:
-        """"full size: ...", or how the shipped run was scaled down from the config, with the factors."""
-        full, ours = self.full_config, self.config
+        """"full size: ...", or how the shipped run was scaled down from the config, with the factors.
+
+        Read from the metadata and the config's text alone: no instance is built, so a result on data this
+        machine does not have (NoC offline) still states its size."""
+        written = tomllib.loads(self.meta["config"])
+        full_seeds, full_horizon = len(normalise_seeds(written["seeds"])), int(written["horizon"])
+        seeds, horizon = self.runs_per_point, int(self.meta["horizon"])
         parts = []
-        if len(ours.seeds) < len(full.seeds):
-            parts.append(f"{len(ours.seeds)} of {len(full.seeds)} runs per point "
-                         f"(1/{len(full.seeds) / len(ours.seeds):.3g})")
-        if ours.horizon < full.horizon:
-            parts.append(f"horizon {ours.horizon:,} of {full.horizon:,} (1/{full.horizon / ours.horizon:.3g})")
+        if seeds < full_seeds:
+            parts.append(f"{seeds} of {full_seeds} runs per point (1/{full_seeds / seeds:.3g})")
+        if horizon < full_horizon:
+            parts.append(f"horizon {horizon:,} of {full_horizon:,} (1/{full_horizon / horizon:.3g})")
         if parts:
             return "scaled: " + ", ".join(parts)
-        return f"full size: {len(ours.seeds)} run(s) per point, horizon {ours.horizon:,}"
+        return f"full size: {seeds} run(s) per point, horizon {horizon:,}"
 
 
 def shipped() -> list[str]:

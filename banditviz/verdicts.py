@@ -218,7 +218,7 @@ def _noc_gap(r: Result) -> Outcome:
 
 
 def _fc_sample_counts(r: Result) -> Outcome:
-    inst = next(iter(r.config.instances))
+    inst = r.table["instance"].iloc[0]  # the table's label: the NoC data need not be on this machine
     tau = {a: runs_of(r.table, a, inst)["stopping_time"].astype(float) for a in ("gege_fc", "ape", "pal_linear")}
     err = error_rate(runs_of(r.table, "gege_fc", inst))
     n = len(tau["gege_fc"])

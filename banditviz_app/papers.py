@@ -88,7 +88,9 @@ PAPERS: tuple[Paper, ...] = (
                         lambda t, _: figs.rate_against(t, "budget", "Fixed budget, NoC")),
                  Figure("Fig. 2: samples to stop against K, delta = 0.01", "psi_synthetic_fixed_confidence",
                         lambda t, _: figs.mean_against(t, "stopping_time", "Fixed confidence, synthetic family",
-                                                       "arms K"))),
+                                                       "arms K")),
+                 Figure("Fig. 4: samples to stop on NoC, delta = 0.01", "psi_noc_fixed_confidence",
+                        lambda t, _: figs.spread(t, "stopping_time", "Fixed confidence, NoC: samples per run"))),
         live="psi_synthetic_fixed_budget", live_seeds=20, live_instances=3,
     ),
     Paper(

@@ -7,6 +7,7 @@ Every builder reads the tidy table of `banditviz.sweep` (shipped results or a li
 * `rate_against`: misidentification rate (1 - share of correct runs, 95% Wilson interval) against the budget
   or the number of arms (Kone, Kaufmann & Richert, AISTATS 2025, Figs. 1 and 3);
 * `mean_against`: mean +- standard error of a per-run value (stopping time) against the instance's number;
+* `spread`: the distribution of a per-run value (stopping time) per algorithm, as box plots (LinPSI Fig. 4);
 * `pull_allocation`: each arm's mean number of pulls at the end of the runs, per algorithm.
 """
 
@@ -115,6 +116,17 @@ def mean_against(table: pd.DataFrame, value: str, title: str, x_title: str, log_
                                  error_y={"type": "data", "array": se}))
     fig.update_layout(**base_layout(title), height=480, xaxis_title=x_title, yaxis_title=metric_label(value),
                       yaxis_type="log" if log_y else "linear")
+    return fig
+
+
+def spread(table: pd.DataFrame, value: str, title: str) -> go.Figure:
+    """One box per algorithm of a per-run ``value`` (quartiles, whiskers at 1.5 IQR, every run as a point)."""
+    rows = table.assign(label=run_labels(table))
+    fig = go.Figure()
+    for i, (label, part) in enumerate(rows.groupby("label", sort=False)):
+        fig.add_trace(go.Box(y=part[value].astype(float), name=plain(label), boxpoints="all", jitter=0.4,
+                             pointpos=0, marker={"color": series_color(i), "size": 4}, line={"color": series_color(i)}))
+    fig.update_layout(**base_layout(title), height=480, showlegend=False, yaxis_title=metric_label(value))
     return fig
 
 

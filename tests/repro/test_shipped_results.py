@@ -114,6 +114,12 @@ def test_verdicts_follow_the_numbers_not_the_labels(results):
         grown = r.table.assign(estimation_error=r.table["estimation_error"].where(~last, 10.0))
         assert _verdict(claim, "000", results) == "reproduced"
         assert _verdict(claim, "000", {**results, r.name: dataclasses.replace(r, table=grown)}) == "not reproduced"
+    if "psi_noc_fixed_confidence" in results:  # computed from the table even where the NoC data are absent
+        r = results["psi_noc_fixed_confidence"]
+        claim = "Fig. 4 (NoC): GEGE needs significantly fewer samples"
+        assert _verdict(claim, "001", results) == "reproduced"
+        swapped = dataclasses.replace(r, table=_swap(r.table, "algorithm", "gege_fc", "ape"))
+        assert _verdict(claim, "001", {**results, r.name: swapped}) == "not reproduced"
     if "risk_averse_exp3" in results:
         r = results["risk_averse_exp3"]
         claim = "Exp. 3 (K = 10): RAMGapE returns the Pareto set"
@@ -139,6 +145,14 @@ def test_claims_without_a_result_are_not_given_a_verdict_they_did_not_earn():
 def test_figure1_worked_example_chain_filter_loses_the_optimal_arm():
     chain, kept = verdicts.figure1_cascades()
     assert chain.sets == ((0, 1), (1,)) and kept.sets == ((0, 1), (0, 1))
+
+
+def test_scale_reads_the_config_text_without_building_its_instances(results):
+    r = results["pfiwr_estimation"]
+    unbuildable = r.meta["config"].replace('generator = "pfi_estimation"', 'preset = "no_such_preset"')
+    meta = {**r.meta, "config": unbuildable, "seeds": "[0, 1]", "horizon": "500"}
+    expected = "scaled: 2 of 10 runs per point (1/5), horizon 500 of 2,000 (1/4)"
+    assert dataclasses.replace(r, meta=meta).scale() == expected
 
 
 def test_mean_and_standard_error_text():

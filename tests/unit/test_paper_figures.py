@@ -63,3 +63,11 @@ def test_mean_against_reads_the_number_in_the_instance_label():
                           "stopping_time": [10, 20, 40]})
     line = figs.mean_against(table, "stopping_time", "t", "arms K").data[0]
     assert list(line.x) == [8, 16] and list(line.y) == [15, 40]
+
+
+def test_spread_has_one_box_of_every_run_per_algorithm():
+    table = pd.DataFrame({"instance": "NoC", "algorithm": ["ape", "gege_fc", "ape"], "params": "{}", "seed": [0, 0, 1],
+                          "stopping_time": [30, 10, 50]})
+    boxes = figs.spread(table, "stopping_time", "t").data
+    assert [b.name for b in boxes] == ["ape", "gege_fc"]
+    assert list(boxes[0].y) == [30.0, 50.0] and list(boxes[1].y) == [10.0]
