@@ -83,9 +83,9 @@ def regret_tab(curves) -> None:
     """Mean cumulative regret curves of the algorithms that record the chosen metric."""
     metrics = [c for c in curves.columns if c not in ("algorithm", "seed", "round")]
     c1, c2, c3 = st.columns([2, 1, 1])
-    metric = c1.selectbox("Metric", metrics, key="compare_metric")
-    log_x = c2.checkbox("log rounds", key="compare_logx")
-    log_y = c3.checkbox("log regret", key="compare_logy")
+    metric = c1.selectbox("Metric", metrics, key="compare_metric", persist_state="session")
+    log_x = c2.checkbox("log rounds", key="compare_logx", persist_state="session")
+    log_y = c3.checkbox("log regret", key="compare_logy", persist_state="session")
     shown = curves[curves.groupby("algorithm")[metric].transform(lambda v: v.notna().any())]
     missing = [a for a in pd.unique(curves["algorithm"]) if a not in set(shown["algorithm"])]
     if missing:
@@ -109,9 +109,10 @@ def fronts_tab() -> None:
     if inst.L > 2:
         c1, c2 = st.columns(2)
         names = list(range(inst.L))
-        x = c1.selectbox("x objective", names, 0, format_func=lambda o: inst.objective_names[o], key="compare_eaf_x")
+        x = c1.selectbox("x objective", names, 0, format_func=lambda o: inst.objective_names[o], key="compare_eaf_x",
+                         persist_state="session")
         y = c2.selectbox("y objective", [o for o in names if o != x], format_func=lambda o: inst.objective_names[o],
-                         key="compare_eaf_y")
+                         key="compare_eaf_y", persist_state="session")
         obj = (x, y)
     if st.session_state.get("compare_eaf") != request and not st.button("Draw the attainment surfaces",
                                                                        key="compare_eaf_draw"):
@@ -130,7 +131,7 @@ if not stops.empty:
     views["Sample complexity and success"] = lambda: stopping_tab(stops)
 if fronts.has_estimated_front(inst) and inst.L >= 2:
     views["Estimated fronts over seeds"] = fronts_tab
-for tab, draw in zip(st.tabs(list(views)), views.values(), strict=True):
+for tab, draw in zip(forms.tabs(list(views), "compare_tab"), views.values(), strict=True):
     with tab:
         draw()
 

@@ -67,17 +67,17 @@ def edit_means(inst: banditviz.Instance) -> None:
             state.show_error(exc, "Table not applied, the instance is unchanged")
 
 
-start_preset, start_gen, start_file = st.tabs(["Papers' presets", "Generate", "Import JSON"])
+start_preset, start_gen, start_file = forms.tabs(["Papers' presets", "Generate", "Import JSON"], "design_tab")
 current_preset = state.current().source.get("preset")
 with start_preset:
     shown_dims = {2: "2D", 3: "3D"}.get(banditviz.PRESETS[current_preset].dims, "any") if current_preset else "2D"
     dims = st.radio("Objectives drawn", ["2D", "3D", "any"], horizontal=True,
-                    key=forms.seeded("design_dims", shown_dims))
+                    key=forms.seeded("design_dims", shown_dims), persist_state="session")
     wanted = {"2D": 2, "3D": 3}.get(dims)
     names = [n for n, p in banditviz.PRESETS.items() if wanted is None or p.dims == wanted]
     if current_preset in names:
         forms.seeded("design_preset", current_preset)
-    name = st.selectbox("Preset", names, key="design_preset",
+    name = st.selectbox("Preset", names, key="design_preset", persist_state="session",
                         format_func=lambda n: forms.labelled(n, banditviz.PRESETS[n].paper))
     if name is not None:
         st.caption(banditviz.PRESETS[name].description)
@@ -148,7 +148,7 @@ with right:
     if inst.L > 3:
         objectives = tuple(st.multiselect("Objectives to draw (2 or 3)", list(range(inst.L)), default=[0, 1],
                                           format_func=lambda j: inst.objective_names[j], max_selections=3,
-                                          key="design_objectives"))
+                                          key="design_objectives", persist_state="session"))
     try:
         preview = figures.instance_preview(inst, objectives=objectives).update_layout(title_font_size=18)
         charts.show(preview, key="design_preview")

@@ -1,4 +1,7 @@
-"""Learn: a guided lesson in five steps, each with a small live figure and a "try it" control."""
+"""Learn: a guided lesson in five steps, each with a small live figure and a "try it" control.
+
+Every control keeps its position when the user opens another page and comes back (``persist_state="session"``:
+Streamlit otherwise drops the value of a widget that a run does not draw)."""
 
 import numpy as np
 import streamlit as st
@@ -26,8 +29,8 @@ def step_dominance() -> None:
     text.markdown("Each arm gives a reward vector; here two objectives, both to maximise. Arm **A dominates** arm "
                   "**B** when A is at least as good on every objective and strictly better on one: B then lies in "
                   "the box below and to the left of A.")
-    bx = text.slider("Try it: B's objective 1", 0.0, 1.0, 0.4, 0.05, key="learn_bx")
-    by = text.slider("Try it: B's objective 2", 0.0, 1.0, 0.3, 0.05, key="learn_by")
+    bx = text.slider("Try it: B's objective 1", 0.0, 1.0, 0.4, 0.05, key="learn_bx", persist_state="session")
+    by = text.slider("Try it: B's objective 2", 0.0, 1.0, 0.3, 0.05, key="learn_by", persist_state="session")
     pair = banditviz.Instance.from_means([[0.6, 0.5], [bx, by]], sigma=0.5, arm_names=["A", "B"], name="A and B")
     dom = pareto.dominated_by(pair.means)  # dom[i, j]: j dominates i
     verdict = "A dominates B" if dom[1, 0] else "B dominates A" if dom[0, 1] else "neither dominates the other"
@@ -45,8 +48,8 @@ def step_pareto_front() -> None:
     text, fig_col = st.columns([2, 3], gap="large")
     text.markdown("The **Pareto front** is the set of arms that no other arm dominates: the best trade-offs. "
                   "There is no single best arm, so a learner must find, or play, the whole front.")
-    K = text.slider("Try it: number of arms", 3, 40, 12, key="learn_K")
-    seed = text.number_input("seed of the random arms", 0, 10_000, 1, key="learn_seed")
+    K = text.slider("Try it: number of arms", 3, 40, 12, key="learn_K", persist_state="session")
+    seed = text.number_input("seed of the random arms", 0, 10_000, 1, key="learn_seed", persist_state="session")
     cloud = uniform_box(K, 2, seed=int(seed), sigma=0.5)
     text.markdown(f"### {len(cloud.pareto_set)} of {K} arms are on the Pareto front.")
     with fig_col:
@@ -69,7 +72,8 @@ def step_confidence_boxes() -> None:
                 "**confidence box**: the true mean lies inside with high probability. More pulls, smaller box "
                 "(the width shrinks like 1 / sqrt(pulls)). Here every arm is pulled in turn; drag the slider and "
                 "compare the boxes after 10 rounds and after 2000 (▶ replays the rounds up to that point).")
-    T = st.select_slider("Try it: rounds played", [10, 20, 50, 100, 200, 500, 1000, 2000], 50, key="learn_T")
+    T = st.select_slider("Try it: rounds played", [10, 20, 50, 100, 200, 500, 1000, 2000], 50, key="learn_T",
+                         persist_state="session")
     default = banditviz.preset("default")
     trace = runs.cached_run(state.compact_json(default), "uniform", "{}", int(T), 0, min(int(T), 30))
     snap = trace.snapshots[-1]
@@ -86,10 +90,11 @@ def step_effective_front() -> None:
     text.markdown("An arm can be on the Pareto front yet never be the best choice for any weighting of the "
                   "objectives: a **mixture** of two other arms beats it. The **effective front** keeps only the "
                   "arms on the upper convex hull. The four arms of the MOL-TS paper's Figure 1 (our vectors):")
-    rnd = text.radio("Round of the example", [1, 2, 3], horizontal=True, key="learn_round")
+    rnd = text.radio("Round of the example", [1, 2, 3], horizontal=True, key="learn_round", persist_state="session")
     example = banditviz.preset("mol_ts_figure1", round=rnd)
     move = text.slider("Try it: move a(2) along the diagonal", 0.05, 0.95, float(example.means[1, 0]), 0.05,
-                     key=f"learn_move_{rnd}", help="Sets both objectives of a(2) to this value.")
+                       key=f"learn_move_{rnd}", persist_state="session",
+                       help="Sets both objectives of a(2) to this value.")
     means = np.array(example.means)
     means[1] = [move, move]
     moved = example.with_changes(means=means.tolist(), name=f"Figure 1, round {rnd}")
@@ -127,7 +132,7 @@ def step_pareto_regret() -> None:
                   "a learner paid for pulling dominated arms.")
     default = banditviz.preset("default")
     arm = text.selectbox("Try it: pick an arm", range(default.K), format_func=lambda i: default.arm_names[i],
-                         key="learn_arm")
+                         key="learn_arm", persist_state="session")
     gap, name = default.pareto_gaps[arm], state.plain(default.arm_names[arm])
     if gap > 0:
         text.markdown(f"### {name} is dominated: Pareto gap **{gap:.3f}**")
@@ -137,7 +142,8 @@ def step_pareto_regret() -> None:
         text.markdown(f"### {name} is on the Pareto front: gap **0**")
         text.markdown(f"Pulling it costs no Pareto regret (its effective gap, against the convex hull, is "
                       f"{default.effective_gaps[arm]:.3f}).")
-    horizon = text.select_slider("Try it: rounds", [1000, 5000, 20000], 1000, key="learn_regret_T")
+    horizon = text.select_slider("Try it: rounds", [1000, 5000, 20000], 1000, key="learn_regret_T",
+                                 persist_state="session")
     table = runs.cached_sweep(state.compact_json(default), runs.sweep_entries(["pareto_ucb1", "uniform"]), 5,
                               int(horizon))
     curves = runs.curve_frame(table)
@@ -158,5 +164,6 @@ STEPS = {"1 Dominance": step_dominance, "2 Pareto front": step_pareto_front,
          "3 Confidence boxes": step_confidence_boxes, "4 Effective front": step_effective_front,
          "5 Pareto regret": step_pareto_regret}
 # One step at a time (a radio, not tabs): a Plotly figure drawn inside a hidden tab lays out at zero width.
-choice = st.radio("Step", list(STEPS), horizontal=True, key="learn_step", label_visibility="collapsed")
+choice = st.radio("Step", list(STEPS), horizontal=True, key="learn_step", persist_state="session",
+                  label_visibility="collapsed")
 STEPS[choice]()

@@ -84,7 +84,8 @@ def show_extras(paper_key: str) -> None:
     if paper_key == "004":
         st.markdown("**Exp. 2: RAMGapEc's confidence boxes at stopping (eps = 0)**, from the traces shipped with "
                     "the package (10^7 samples and more; play to watch the boxes shrink near the front).")
-        pattern = st.radio("Pattern", EXP2_PATTERNS, horizontal=True, key="papers_exp2_pattern")
+        pattern = st.radio("Pattern", EXP2_PATTERNS, horizontal=True, key="papers_exp2_pattern",
+                           persist_state="session")
         try:
             charts.show(animate(experiment2_trace(int(pattern), "ramgape_c")), key="papers_exp2")
         except (ValueError, OSError) as exc:
@@ -108,7 +109,8 @@ def live_rerun(paper, results: dict[str, reproduce.Result]) -> None:
         return
     st.markdown("**Run it yourself, scaled down**")
     max_seeds = max(1, min(len(result.full_config.seeds), 50))
-    seeds = st.number_input("Seeds", 1, max_seeds, min(paper.live_seeds, max_seeds), key=f"papers_seeds_{paper.key}")
+    seeds = st.number_input("Seeds", 1, max_seeds, min(paper.live_seeds, max_seeds), key=f"papers_seeds_{paper.key}",
+                            persist_state="session")
     horizon = paper.live_horizon or result.config.horizon
     figure = next(f for f in paper.figures if f.result == paper.live)
     st.caption(f"Reruns {figure.title.split(':')[0]} with seeds 0..{int(seeds) - 1}, horizon {horizon:,}"

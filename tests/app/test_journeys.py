@@ -3,7 +3,9 @@ and nothing is lost by moving between pages. (Table edits need a real browser: t
 
 from __future__ import annotations
 
-from .test_pages import SMALL, button, form_button, open_page, setting
+import pytest
+
+from .test_pages import SMALL, button, errors, form_button, open_page, setting, table_with
 
 
 def sidebar_text(at) -> str:
@@ -76,3 +78,46 @@ def test_learn_words_follow_the_pictures_on_every_slider_position():
         text = " ".join(m.value for m in at.markdown)
         assert "**pareto\\_ucb1** paid" in text or "**pareto_ucb1** paid" in text
         assert "ever more slowly" in text and "linearly" in text
+
+
+def _away_and_back(at, page: str):
+    """Open another page, then come back to ``page`` (Streamlit drops the state of widgets a run does not draw)."""
+    at.switch_page("pages/watch.py" if page != "watch" else "pages/design.py").run()
+    return at.switch_page(f"pages/{page}.py").run()
+
+
+# What a user sets on each page that is not part of the session's setting (view choices, lesson positions):
+# (page, [(widget kind, key, value), ...]); each widget is set in turn, then the page is left and reopened.
+KEPT_CHOICES = [
+    ("learn", [("radio", "learn_step", "3 Confidence boxes"), ("select_slider", "learn_T", 200)]),
+    ("learn", [("radio", "learn_step", "1 Dominance"), ("slider", "learn_bx", 0.85), ("slider", "learn_by", 0.1)]),
+    ("learn", [("radio", "learn_step", "4 Effective front"), ("radio", "learn_round", 2),
+               ("slider", "learn_move_2", 0.3)]),
+    ("learn", [("radio", "learn_step", "5 Pareto regret"), ("selectbox", "learn_arm", 3)]),
+    ("watch", [("selectbox", "watch_race", "uniform")]),
+    ("design", [("radio", "design_dims", "3D"), ("selectbox", "design_preset", "mol_ts_3d")]),
+    ("papers", [("radio", "papers_exp2_pattern", 46), ("number_input", "papers_seeds_001", 2)]),
+]
+
+
+@pytest.mark.parametrize("page, choices", KEPT_CHOICES, ids=[f"{p}-{c[0][1]}" for p, c in KEPT_CHOICES])
+def test_a_page_keeps_what_the_user_set_after_a_visit_to_another_page(page, choices):
+    at = open_page(page)
+    for kind, key, value in choices:
+        getattr(at, kind)(key=key).set_value(value).run()
+    at = _away_and_back(at, page)
+    assert not at.exception and not errors(at)
+    assert [getattr(at, kind)(key=key).value for kind, key, _ in choices] == [v for _, _, v in choices]
+
+
+def test_compare_keeps_its_view_choices_and_result_after_a_visit_to_another_page():
+    at = open_page("compare")
+    at.number_input(key="compare_seeds").set_value(2)
+    form_button(at, "Run the comparison").click().run()
+    at.selectbox(key="compare_metric").set_value(at.selectbox(key="compare_metric").options[-1]).run()
+    at.checkbox(key="compare_logx").check().run()
+    metric = at.selectbox(key="compare_metric").value
+    at = _away_and_back(at, "compare")
+    assert not at.exception and not errors(at)
+    assert (at.selectbox(key="compare_metric").value, at.checkbox(key="compare_logx").value) == (metric, True)
+    assert table_with(at, "runs")["runs"].eq(2).all()

@@ -280,3 +280,118 @@ def test_a_large_comparison_shows_progress_and_can_be_cancelled(new_context, ser
     assert bar.count() == 0 and page.locator(FIGURE).count() == 0
     assert page.get_by_label("Seeds (runs per algorithm)").input_value() == "100"  # nothing else lost
     screenshot(page, "journey_compare_cancelled")
+
+
+# ---------------------------------------------------------------------- every page keeps what the user set
+def rerun_done(page) -> None:
+    """After a click that reruns the script: wait for the run to start (its status widget), then to end."""
+    try:
+        page.wait_for_selector("[data-testid='stStatusWidget']", timeout=2_000)
+    except PlaywrightTimeout:
+        pass  # the run was quicker than the status widget
+    settle(page)
+
+
+def setting_text(page) -> str:
+    """The sidebar's "Current setting" (without the sidebar's buttons, whose icons appear on hover)."""
+    return sidebar(page).split("Current setting", 1)[1]
+
+
+def selected_tab(page) -> str:
+    return page.locator("[role='tab'][aria-selected='true']").first.inner_text()
+
+
+def checked(page, label: str) -> bool:
+    return page.get_by_label(label, exact=True).first.is_checked()
+
+
+def learn_choices(page) -> None:
+    page.get_by_text("3 Confidence boxes", exact=True).click()
+    slider = page.get_by_role("slider").first
+    slider.wait_for()
+    slider.focus()
+    page.keyboard.press("End")
+    wait_text(page, "After 2,000 rounds", "h3")
+
+
+def learn_kept(page) -> None:
+    wait_text(page, "After 2,000 rounds", "h3")
+    assert checked(page, "3 Confidence boxes")
+
+
+def watch_choices(page) -> None:
+    pick(page, "Race against", "uniform")
+    wait_text(page, "uniform played", "[data-testid='stMarkdown']")
+
+
+def watch_kept(page) -> None:
+    wait_text(page, "uniform played", "[data-testid='stMarkdown']")
+    assert page.get_by_role("combobox", name="Race against").input_value() == "uniform"
+
+
+def design_choices(page) -> None:
+    page.get_by_text("3D", exact=True).click()
+    rerun_done(page)
+    page.get_by_role("tab", name="Generate").click()
+    rerun_done(page)
+
+
+def design_kept(page) -> None:
+    assert selected_tab(page) == "Generate"
+    page.get_by_role("tab", name="Papers' presets").click()
+    settle(page)
+    assert checked(page, "3D")
+
+
+def compare_choices(page) -> None:
+    page.get_by_label("Seeds (runs per algorithm)").fill("2")
+    page.get_by_role("button", name="Run the comparison").click()
+    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=90_000)
+    settle(page)
+    page.get_by_text("log rounds", exact=True).click()
+    rerun_done(page)
+    page.get_by_role("tab", name="Estimated fronts over seeds").click()
+    rerun_done(page)
+
+
+def compare_kept(page) -> None:
+    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=30_000)
+    assert selected_tab(page) == "Estimated fronts over seeds"
+    assert page.get_by_label("Seeds (runs per algorithm)").input_value() == "2"
+    page.get_by_role("tab", name="Regret curves").click()
+    settle(page)
+    assert checked(page, "log rounds")
+
+
+def papers_choices(page) -> None:
+    page.get_by_text("46", exact=True).click()
+    settle(page)
+    seeds = page.get_by_label("Seeds").first
+    seeds.fill("2")
+    seeds.press("Tab")
+    settle(page)
+
+
+def papers_kept(page) -> None:
+    assert checked(page, "46")
+    assert page.get_by_label("Seeds").first.input_value() == "2"
+
+
+@pytest.mark.parametrize("title, choose, kept", [
+    ("Learn", learn_choices, learn_kept), ("Watch", watch_choices, watch_kept),
+    ("Design", design_choices, design_kept), ("Compare", compare_choices, compare_kept),
+    ("Papers", papers_choices, papers_kept),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_every_page_keeps_what_the_user_set_after_a_visit_to_another_page(new_context, server, screenshot, title,
+                                                                          choose, kept):
+    path = "" if title == "Watch" else title.lower()
+    page = open_at(new_context, server, f"{path}?preset=default&alg=pareto_ucb1&T=200&seed=3", LAPTOP)
+    choose(page)
+    settle(page)
+    link, side = query(page), setting_text(page)
+    go(page, "Design" if title == "Watch" else "Watch")
+    go(page, title)
+    kept(page)
+    no_traceback(page)
+    assert query(page) == link and setting_text(page) == side  # the setting is untouched by the visit
+    screenshot(page, f"journey_kept_{title.lower()}")
