@@ -248,12 +248,7 @@ def test_compare_runs_its_defaults(new_context, server, screenshot, preset, algo
 # ---------------------------------------------------------------------- Learn: words and pictures agree
 def test_learn_steps_three_and_five(new_context, server, screenshot):
     page = open_at(new_context, server, f"learn?preset=default&alg=pareto_ucb1&{SMALL}")
-    page.get_by_text("3 Confidence boxes", exact=True).click()
-    slider = page.get_by_role("slider").first
-    slider.wait_for()
-    slider.focus()
-    page.keyboard.press("End")
-    wait_text(page, "After 2,000 rounds", "h3")
+    learn_boxes_at_2000(page)
     settle(page)
     screenshot(page, "journey_learn_boxes_2000")
     page.get_by_text("5 Pareto regret", exact=True).click()
@@ -305,8 +300,10 @@ def checked(page, label: str) -> bool:
     return page.get_by_label(label, exact=True).first.is_checked()
 
 
-def learn_choices(page) -> None:
+def learn_boxes_at_2000(page) -> None:
+    """Learn's step 3 with its slider at the end (2,000 rounds)."""
     page.get_by_text("3 Confidence boxes", exact=True).click()
+    rerun_done(page)
     slider = page.get_by_role("slider").first
     slider.wait_for()
     slider.focus()
@@ -365,11 +362,11 @@ def compare_kept(page) -> None:
 
 def papers_choices(page) -> None:
     page.get_by_text("46", exact=True).click()
-    settle(page)
+    rerun_done(page)
     seeds = page.get_by_label("Seeds").first
     seeds.fill("2")
     seeds.press("Tab")
-    settle(page)
+    rerun_done(page)
 
 
 def papers_kept(page) -> None:
@@ -378,7 +375,7 @@ def papers_kept(page) -> None:
 
 
 @pytest.mark.parametrize("title, choose, kept", [
-    ("Learn", learn_choices, learn_kept), ("Watch", watch_choices, watch_kept),
+    ("Learn", learn_boxes_at_2000, learn_kept), ("Watch", watch_choices, watch_kept),
     ("Design", design_choices, design_kept), ("Compare", compare_choices, compare_kept),
     ("Papers", papers_choices, papers_kept),
 ], ids=lambda v: v if isinstance(v, str) else "")
