@@ -9,6 +9,9 @@ the additive-DEA slack LP of MOL-TS Def. 5 with the tolerance of `pareto.effecti
 
 * in: a strictly positive weight w (rows sum to 1) with (max_b w.u_b - w.u_a + err) / min(w) <= tol
   bounds the LP's total slack by tol (the weighted-sum theorem, MOL-TS Def. 5);
+* in, second try: the same certificate with a weight searched by perceptron steps (`fast_pareto.cone_weight`,
+  kept >= 1e-4): it catches the arms supported only by weights near the simplex's edge (the best arm of a few
+  objectives), which the bank misses (178 -> 29 LPs in 1,000 rounds of the main preset, same draws);
 * out: an explicit mixture of two Pareto arms y = beta u_b + (1 - beta) u_c with y - u_a > err in every
   objective and total slack > tol + L err is a feasible LP point beyond the tolerance;
 * otherwise the LP itself.
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import highs_lp, pareto
+from .. import fast_pareto, highs_lp, pareto
 
 TOL = 1e-9
 BANK = 256
@@ -81,6 +84,10 @@ class EffectiveFrontSampler:
             return True
         if pair_mixture_dominates(U, a, tol_abs, err):
             return False
+        w = fast_pareto.cone_weight(U, a)
+        s = U @ w
+        if s.max() - s[a] + err <= tol_abs * w.min():
+            return True
         self.lps += 1
         return slack_lp(U, a) <= tol_abs
 

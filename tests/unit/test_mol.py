@@ -203,6 +203,19 @@ def test_single_arm_membership_is_exact():
         assert got == lp_effective(v), i
 
 
+def test_cone_weight_certifies_an_arm_supported_near_the_simplex_edge(monkeypatch):
+    """(1, 0, 0) beats (0.9995, 0.5, 0.5) only under weights with w2 + w3 <= 0.001 w1: the weight bank (its corners
+    are 1e-3 off) misses it, the perceptron's weight certifies it without an LP; with a useless weight (the
+    broken variant) the LP is needed."""
+    from banditviz import fast_pareto
+
+    U = np.array([(1.0, 0.0, 0.0), (0.9995, 0.5, 0.5), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)])
+    sampler = EffectiveFrontSampler(3)
+    assert sampler.is_effective(U, 0, TOL, 1e-15) and sampler.lps == 0
+    monkeypatch.setattr(fast_pareto, "cone_weight", lambda U, a, steps=64: np.full(U.shape[1], 1 / U.shape[1]))
+    assert sampler.is_effective(U, 0, TOL, 1e-15) and sampler.lps == 1
+
+
 def test_pair_mixture_certificate():
     """The certificate needs slack in every objective: (.9, .9, 0) under the midpoint (1, 1, 0) of (2, 0, 0) and
     (0, 2, 0) ties objective 3, so it is left to the LP; (.9, .9, -.1) is certified outside the front."""
