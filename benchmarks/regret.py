@@ -10,8 +10,9 @@ For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
 * the full engine run (`banditviz.run`, no snapshots) with the per-round Pareto and effective Pareto
   regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself;
   with ``--lp-only``, that run against the previous code in the same process (`previous_code`: moocore's
-  Pareto masks and the numpy ridge step; with ``--previous "session 1"`` also every LP through
-  ``scipy.optimize.linprog``, `banditviz.highs_lp`'s reference, and ``np.unique`` for `pareto.unique_rows`),
+  Pareto masks, the numpy ridge step, no perceptron weight in MOL-TS's front sampler; with
+  ``--previous "session 1"`` also every LP through ``scipy.optimize.linprog``, `banditviz.highs_lp`'s
+  reference, and ``np.unique`` for `pareto.unique_rows`),
   interleaved, medians of CPU time, with the ratio.
 
 Target: >= 5,000 rounds/s for MOL-UCB's own cost, constant in T.  Usage:
@@ -28,7 +29,7 @@ from contextlib import contextmanager
 import numpy as np
 
 import banditviz
-from banditviz import highs_lp, pareto, preset
+from banditviz import fast_pareto, highs_lp, pareto, preset
 from banditviz.algorithms.base import AlgorithmSpec, get_algorithm
 from banditviz.environment import Environment
 from banditviz.estimators import SharedRidge
@@ -142,11 +143,13 @@ def np_unique_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @contextmanager
 def previous_code(spec: AlgorithmSpec, generation: str):
-    """The code before a change: "session 2" has moocore's Pareto masks and the numpy ridge step (`NumpyRidge`);
+    """The code before a change: "session 2" has moocore's Pareto masks, the numpy ridge step (`NumpyRidge`) and no
+    perceptron weight in the front sampler (`fast_pareto.cone_weight`);
     "session 1" also solves every LP of the effective front and gap through ``linprog`` and finds distinct rows
     by ``np.unique``."""
-    direct, unique, small = highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT
+    direct, unique, small, cone = highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT, fast_pareto.cone_weight
     pareto.SMALL_FRONT = 0
+    fast_pareto.cone_weight = lambda U, a, steps=64: np.zeros(U.shape[1])  # certifies nothing: the LP decides
     if generation == "session 1":
         highs_lp.minimise = lambda *args, **kw: direct(*args, fast=False)
         pareto.unique_rows = np_unique_rows
@@ -154,7 +157,7 @@ def previous_code(spec: AlgorithmSpec, generation: str):
         with swapped_ridge(spec, NumpyRidge):
             yield
     finally:
-        highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT = direct, unique, small
+        highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT, fast_pareto.cone_weight = direct, unique, small, cone
 
 
 def lp_ratio(spec: AlgorithmSpec, horizon: int, generation: str, repeats: int = 3) -> tuple[float, float]:
