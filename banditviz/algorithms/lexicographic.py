@@ -259,11 +259,16 @@ class _SingleThreshold(_Lexicographic):
 
     def _events(self, dec: Decision) -> list[str]:
         if dec.explored:
-            return [f"Arm {dec.arm}'s width {dec.widths[dec.arm]:.4g} exceeds epsilon = {dec.threshold:.4g}, "
+            return [f"Arm {dec.arm}{_width_says(dec.widths[dec.arm])} exceeds epsilon = {dec.threshold:.4g}, "
                     "so it is played to shrink its intervals (exploration)."]
         return [f"Every width is at most epsilon = {dec.threshold:.4g}.", self._describe(dec.cascades[0]),
                 f"Arm {dec.arm}, the highest UCB on {self._name(self.L - 1)} among the survivors, is played "
                 "(exploitation)."]
+
+
+def _width_says(width: float) -> str:
+    """How an explanation names an arm's width: an infinite width means the arm has no data yet."""
+    return " has not been pulled yet: its width (unbounded)" if np.isinf(width) else f"'s width {width:.4g}"
 
 
 @register("ste2lo", paper=PAPER, task="lexicographic", kinds=("linear", "means", "contextual"),
@@ -383,7 +388,7 @@ class MTE2LO(_Linear):
                 out.append(f"Stage {s}: every width in D_t,{s} is at most 1/sqrt(T) = {self.root:.4g}.")
             out.append(self._describe(cascade))
         if dec.explored:
-            out.append(f"Stage {dec.stage}: arm {dec.arm}'s width {dec.widths[dec.arm]:.4g} exceeds "
+            out.append(f"Stage {dec.stage}: arm {dec.arm}{_width_says(dec.widths[dec.arm])} exceeds "
                        f"2^-{dec.stage} = {dec.threshold:.4g}, so it is played (exploration).")
         else:
             out.append(f"Arm {dec.arm}, the highest UCB on {self._name(self.L - 1)} among the survivors, is played "

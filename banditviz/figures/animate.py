@@ -436,7 +436,7 @@ class _Scene(_Panel):
         ]
         if K <= MAX_LABELLED_3D:  # labels above the points (drawn last), so that no point hides one
             out.append({"type": "scatter3d", "mode": "text", "name": "arm labels", "showlegend": False,
-                        "textfont": {"size": 22, "color": INK}, "hoverinfo": "skip"})
+                        "textfont": {"size": 34, "color": INK}, "hoverinfo": "skip"})
         for t in out:
             t["scene"] = self.scene
             if self.hide_boxes and t.get("legendgroup") == "boxes":
@@ -637,7 +637,7 @@ def _curve_series(ctx: _Ctx, task: str) -> tuple[str, list[tuple[str, np.ndarray
     if task == "lexicographic":
         lex = sorted((k for k in m if k.startswith("lex_regret_")), key=lambda k: int(k.rsplit("_", 1)[1]))
         if lex:
-            return "cumulative regret per objective", [(f"objective {k.rsplit('_', 1)[1]}", cum(k)) for k in lex]
+            return "cumulative regret", [(f"objective {k.rsplit('_', 1)[1]}", cum(k)) for k in lex]
     if task == "risk-averse" and "simple_regret" in m:
         return "simple regret of the recommendation", [("simple regret", inst("simple_regret"))]
     named = [("pareto_regret", "Pareto regret"), ("effective_regret", "effective Pareto regret")]
@@ -694,8 +694,10 @@ class _Curves(_Panel):
         return {f"xaxis{self.a}": {"domain": list(xd), "anchor": f"y{self.a}", "title": {"text": self.x_title},
                                    "range": [0, self.xmax * 1.02]},
                 f"yaxis{self.a}": {"domain": list(yd), "anchor": f"x{self.a}", "range": self.yrange},
+                # rows without Plotly's gap between groups: five objectives' entries fit a 1366x768 panel
                 "legend2": {"x": xd[0] + 0.01, "y": yd[1], "xanchor": "left", "yanchor": "top",
-                            "bgcolor": "rgba(255,255,255,0.85)", "font": {"size": 16, "color": INK}}}
+                            "bgcolor": "rgba(255,255,255,0.85)", "font": {"size": 16, "color": INK},
+                            "traceorder": "normal", "tracegroupgap": 0}}
 
 
 class _Pulls(_Panel):

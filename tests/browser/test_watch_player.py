@@ -84,6 +84,28 @@ TICKS = "g.xtick text, g.ytick text, g.x2tick text, g.y2tick text, g.x3tick text
 TITLES = "g[class^='g-x'][class$='title'] text, g[class^='g-y'][class$='title'] text"
 
 
+def label_heights(page) -> list[int]:
+    """Heights (px, as drawn on screen) of the 3-D arm labels: the chart drawn with and without its label trace,
+    the changed pixels grouped into labels (the scene's text is WebGL, so no DOM element holds its size)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+    from scipy import ndimage
+
+    chart = page.locator(CHART)
+    grey = lambda: np.asarray(Image.open(io.BytesIO(chart.screenshot())).convert("L"), dtype=float)  # noqa: E731
+    toggle = ("(v) => { const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');"
+              " return Plotly.restyle(gd, {visible: v}, [gd.data.findIndex((t) => t.name === 'arm labels')]); }")
+    shown = grey()
+    page.evaluate(toggle, False)
+    page.wait_for_timeout(300)
+    hidden = grey()
+    page.evaluate(toggle, True)
+    labels, _ = ndimage.label(ndimage.binary_dilation(np.abs(shown - hidden) > 60, iterations=2))
+    return sorted(s[0].stop - s[0].start - 4 for s in ndimage.find_objects(labels))
+
+
 def box_of(page, sel: str) -> dict:
     """The first match's bounding box, once it is visible (a rerun may be redrawing it for a moment)."""
     loc = page.locator(sel).first
@@ -105,6 +127,32 @@ def contrast(fore: tuple[float, ...], back: tuple[float, ...]) -> float:
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
     hi, lo = sorted((lum(fore), lum(back)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
+
+
+def np_median(values: list[int]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def test_lexicographic_regret_legend_stays_off_the_tick_labels(browser, server, screenshot):
+    """mte2lo draws five regret curves: their legend sits inside the panel, clear of every tick label."""
+    w = Watch(browser, server, LAPTOP, "?preset=lexicographic_lambda_0.1&alg=mte2lo&T=2000&seed=0")
+    try:
+        w.pause()
+        boxes = w.page.evaluate("""() => {
+          const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');
+          const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+          return {legend: Array.from(gd.querySelectorAll('g.legend2 .bg')).map(box),
+                  ticks: Array.from(gd.querySelectorAll('g[class$="tick"] text')).filter((t) => t.textContent)
+                    .map((t) => [t.textContent, ...box(t)])};
+        }""")
+        assert len(boxes["legend"]) == 1 and len(boxes["ticks"]) > 20, boxes
+        left, top, right, bottom = boxes["legend"][0]
+        over = [t for t, x0, y0, x1, y1 in boxes["ticks"] if x0 < right and x1 > left and y0 < bottom and y1 > top]
+        assert over == [], over
+        screenshot(w.page, "watch_lexicographic_1366x768")
+        w.assert_clean()
+    finally:
+        w.close()
 
 
 def test_contrast_helper_against_known_pairs():
@@ -301,6 +349,10 @@ def test_projector_screenshots_at_rounds_1_10_100_and_last(browser, server, scre
             w.page.wait_for_timeout(300)
             screenshot(w.page, f"watch_{preset}_round_{want if want != rounds[-1] else 'last'}")
         if preset == "default_3d":
+            heights = label_heights(w.page)
+            print(f"3-D arm label heights on screen (px): {heights}")
+            # a digit's height is about 0.7 of the font size: >= 11 px drawn means a font of >= 16 px
+            assert len(heights) >= 5 and np_median(heights) >= 11, heights
             rate, drawn = w.page.evaluate(SPEED, ["fastest", 3000])
             print(f"3-D playback at the fastest speed: {rate:.1f} frames/s of the run, {drawn:.1f} drawn/s "
                   "(target >= 10 drawn/s)")

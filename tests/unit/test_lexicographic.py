@@ -382,3 +382,11 @@ def test_epsilon_defaults_to_the_papers_rule(name, default):
     inst = preset(TABLE_01)
     assert simulate.run(inst, name, 50, seed=0, snapshots=1).snapshots[-1].extras["threshold"] == pytest.approx(default)
     assert simulate.run(inst, name, 50, seed=0, snapshots=1, epsilon=0.5).snapshots[-1].extras["threshold"] == 0.5
+
+
+def test_an_unbounded_width_is_explained_as_an_arm_not_yet_pulled():
+    from banditviz.algorithms.lexicographic import _width_says
+
+    assert _width_says(float("inf")) == " has not been pulled yet: its width (unbounded)"
+    assert "inf" not in _width_says(float("inf")).replace("unbounded", "")
+    assert _width_says(0.25) == "'s width 0.25"
