@@ -86,7 +86,7 @@ class SharedRidge:
         return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")  # no zero-division check per division: 1 + x' V^{-1} x >= 1
 def ridge_update(V_inv, theta, Z, x, r, X, pred, q, work):
     """One Sherman-Morrison step of `SharedRidge` in place; returns x' V^{-1} x before it.
 
@@ -127,7 +127,7 @@ def ridge_update(V_inv, theta, Z, x, r, X, pred, q, work):
     return lev
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def quadratic_forms(X, V_inv, out):
     """out_k = x_k' V^{-1} x_k for each row x_k of X."""
     d = X.shape[1]
@@ -141,7 +141,7 @@ def quadratic_forms(X, V_inv, out):
         out[k] = s
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def linear_predictions(X, theta, out):
     """out = X theta, summed over d in order."""
     d, L = theta.shape

@@ -40,6 +40,7 @@ _CODE, _K, _LEST, _D, _RULE, _POOL, _WMODE, _CMODE = range(8)
 # float options
 _SCALE, _CONSTANT, _DELTA, _R, _EPS, _ROOT, _SNORM, _ALPHA, _C, _LAM = range(10)
 MAX_STAGES = 64  # MTE2LO's stage cap (`lexicographic.MAX_STAGES`)
+JIT = {"cache": True, "error_model": "numpy"}  # no zero-division check per division: every divisor here is >= 1
 
 _gamma = numba.njit(cache=True)(gamma_radius)
 _beta = numba.njit(cache=True)(pf_lex_beta)
@@ -57,7 +58,7 @@ def accepts(alg: Algorithm) -> bool:
     return alg.params.get("exploit_set", "pareto") == "pareto"
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def _tied_argmax(values, cand, n):
     """`lexicographic_core.tied_argmax` of values[cand[:n]]."""
     if n == 1:
@@ -73,7 +74,7 @@ def _tied_argmax(values, cand, n):
     return -1
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def _too_wide(w, cand, n, threshold, rule, rng, wide):
     """`_Lexicographic._too_wide`: the widest (0), first (1) or a random (2) arm wider than ``threshold``, or -1."""
     if rule == 0:
@@ -91,7 +92,7 @@ def _too_wide(w, cand, n, threshold, rule, rng, wide):
     return wide[rng.integers(0, m)] if m > 1 else wide[0]
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def _loaf(upper, cand, n, coefs, W):
     """`lexicographic_core.loaf` on cand[:n] (filtered in place): the new n and x_hat of the last objective."""
     best = cand[0]
@@ -109,7 +110,7 @@ def _loaf(upper, cand, n, coefs, W):
     return n, best
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def _chain(lower, upper, cand, n, full, comp):
     """`lexicographic_core.chain_filter` on cand[:n] (filtered in place): x_hat of the last objective."""
     K = lower.shape[1]
@@ -138,7 +139,7 @@ def _chain(lower, upper, cand, n, full, comp):
     return best
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide, comp, vec, idx):
     """The arm of round ``t`` (the ``select`` methods of the lexicographic and MOL classes)."""
     code, K, Lest = ip[_CODE], ip[_K], ip[_LEST]
@@ -198,7 +199,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
     return -1
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts, sums, fst, w, est, lower, upper,
             cand, wide, comp, vec, idx, buf, pos, avail, arms, rewards, st):
     """Play rounds st[_T] .. stop - 1; return 1 when the chosen arm's buffer is empty (refill it, call again)."""
