@@ -120,6 +120,12 @@ def test_verdicts_follow_the_numbers_not_the_labels(results):
         assert _verdict(claim, "001", results) == "reproduced"
         swapped = dataclasses.replace(r, table=_swap(r.table, "algorithm", "gege_fc", "ape"))
         assert _verdict(claim, "001", {**results, r.name: swapped}) == "not reproduced"
+    if "psi_synthetic_fixed_confidence" in results:
+        r = results["psi_synthetic_fixed_confidence"]
+        claim = "Fig. 2: GEGE's sample count is flat in K"
+        assert _verdict(claim, "001", results) == "reproduced"
+        swapped = dataclasses.replace(r, table=_swap(r.table, "algorithm", "gege_fc", "ape"))
+        assert _verdict(claim, "001", {**results, r.name: swapped}) == "not reproduced"
     if "risk_averse_exp3" in results:
         r = results["risk_averse_exp3"]
         claim = "Exp. 3 (K = 10): RAMGapE returns the Pareto set"
