@@ -28,6 +28,7 @@ backend needs the usual ``if __name__ == "__main__":`` guard.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import multiprocessing
@@ -36,7 +37,7 @@ import tempfile
 import threading
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -301,7 +302,7 @@ def _serial(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iter
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
-_POOLS_LOCK = threading.Lock()
+_POOLS_LOCK = threading.RLock()  # re-entered: `_processes` holds it while `_pool` takes it
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
@@ -318,22 +319,57 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         return _POOLS[workers]
 
 
+_POOL_USERS: dict[int, int] = {}  # sweeps using each warm pool now
+HEARTBEAT = 0.5  # s: the longest a sweep on the process pool goes without calling its progress callback
+
+
 def _processes(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterator[tuple[int, pd.DataFrame]]:
-    """The warm local process pool; a pool that broke (a worker died) is dropped, so the next sweep starts anew."""
-    pool = _pool(workers)
+    """The warm local process pool; a pool that broke (a worker died) is dropped, so the next sweep starts anew.
+
+    A sweep stopped early (an interrupt, such as the app's Cancel, or a failed job) starts no further job, and
+    stops the jobs already inside workers by ending the pool when no other sweep is using it."""
+    with _POOLS_LOCK:
+        pool = _pool(workers)
+        _POOL_USERS[workers] = _POOL_USERS.get(workers, 0) + 1
+    futures: dict[Any, int] = {}
     try:
         futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
-        try:
-            for future in as_completed(futures):
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, timeout=HEARTBEAT, return_when=FIRST_COMPLETED)
+            if not finished:
+                tick(0)  # no job ended: report anyway, so a caller can interrupt a sweep of long runs
+            for future in finished:
                 yield futures[future], future.result()
-        finally:
-            for future in futures:  # after a failure or an interrupt, do not start the remaining jobs
-                future.cancel()
     except BrokenProcessPool:
-        with _POOLS_LOCK:
-            if _POOLS.get(workers) is pool:
-                del _POOLS[workers]
+        _forget(workers, pool)
         raise
+    finally:
+        for future in futures:  # after a failure or an interrupt, do not start the remaining jobs
+            future.cancel()
+        with _POOLS_LOCK:
+            _POOL_USERS[workers] -= 1
+            stop = _POOL_USERS[workers] == 0 and any(future.running() for future in futures)
+        if stop:
+            _end_pool(workers, pool)
+
+
+def _forget(workers: int, pool: ProcessPoolExecutor) -> None:
+    with _POOLS_LOCK:
+        if _POOLS.get(workers) is pool:
+            del _POOLS[workers]
+
+
+def _end_pool(workers: int, pool: ProcessPoolExecutor) -> None:
+    """End ``pool`` now, its running jobs included (their processes are terminated), and forget it: the next sweep
+    starts a fresh pool. (ProcessPoolExecutor stops running calls only from Python 3.14, `terminate_workers`.)"""
+    _forget(workers, pool)
+    if hasattr(pool, "terminate_workers"):
+        pool.terminate_workers()
+        return
+    for process in list(pool._processes.values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _dask(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterator[tuple[int, pd.DataFrame]]:
@@ -397,7 +433,9 @@ def sweep(
       faster); False plays every round through the Python classes (the reference).
     * ``curves``: identification runs also get a row per recorded round, with the recommendation metrics
       (``error``, ``simple_regret``) at that round and the per-run columns repeated.
-    * ``progress(done_runs, total_runs)`` is called after each job; ``out`` writes the table as Parquet.
+    * ``progress(done_runs, total_runs)`` is called after each job (on the process pool also every `HEARTBEAT`
+      seconds, so that a caller can interrupt it by raising; the jobs inside workers then stop too); ``out``
+      writes the table as Parquet.
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend: must be one of {list(BACKENDS)}, got {backend!r}")
@@ -417,11 +455,13 @@ def sweep(
 
     tick(0)
     frames: list[pd.DataFrame | None] = [None] * len(jobs)
-    for i, frame in _BACKEND_RUNNERS[backend](jobs, workers, scheduler, tick):
-        frames[i] = frame
-        done += len(jobs[i].seeds)
-        if progress is not None:
-            progress(done, total)
+    runner = _BACKEND_RUNNERS[backend](jobs, workers, scheduler, tick)
+    with contextlib.closing(runner):  # an interrupt (an exception from progress) stops the backend's jobs at once
+        for i, frame in runner:
+            frames[i] = frame
+            done += len(jobs[i].seeds)
+            if progress is not None:
+                progress(done, total)
     table = pd.concat(frames, ignore_index=True)
     table = table.astype({k: v for k, v in _DTYPES.items() if k in table.columns})
     if out is not None:

@@ -41,8 +41,9 @@ with st.form("compare_form"):
 
 
 def cancel() -> None:
-    """Stop the running comparison: its click interrupts the run (no further runs start; the one or two in flight
-    are dropped when they end); the form's values, the instance and earlier results are kept."""
+    """Stop the running comparison: its click interrupts the run at its next progress report (large runs, in
+    worker processes, report every half second): no further run starts and the runs inside worker processes stop;
+    the form's values, the instance and earlier results are kept."""
     st.session_state["compare_request"] = None
     st.session_state["compare_cancelled"] = True
 

@@ -66,9 +66,38 @@ def streamlit_server() -> Iterator[tuple[str, int]]:
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    with streamlit_server() as (url, _):
-        yield url
+def served() -> Iterator[tuple[str, int]]:
+    """The shared server's URL and process id."""
+    with streamlit_server() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def server(served) -> str:
+    return served[0]
+
+
+def children_cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by the processes below ``pid`` (its worker processes), from /proc."""
+    parents, times = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        child = int(stat.parent.name)
+        parents[child], times[child] = int(fields[1]), int(fields[11]) + int(fields[12])
+    below, frontier = set(), {pid}
+    while frontier:
+        frontier = {c for c, p in parents.items() if p in frontier} - below
+        below |= frontier
+    return sum(times[c] for c in below) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.fixture()
+def worker_cpu(served):
+    """``worker_cpu()``: CPU seconds used so far by the shared server's worker processes."""
+    return lambda: children_cpu_seconds(served[1])
 
 
 @pytest.fixture(scope="session")
