@@ -114,6 +114,12 @@ def browser():
 
 # Streamlit's frontend, opened at a page's own address (/design), first looks for the server under that path
 # (/design/_stcore/health, /design/_stcore/host-config), then at the root: those two 404s are its probe, not a fault.
+# Why they cannot be avoided here (checked in Streamlit 1.67's bundle): the candidate base URLs are the address's
+# path and its parent (at most two), taken from `window.location` unless `window.__streamlit.BACKEND_BASE_URL` is
+# set before the bundle loads, which only a page embedding Streamlit can do; the server's own index.html has no
+# such hook, and `server.baseUrlPath` would move the whole app (not acceptable). Answering 200 under /design would
+# make the frontend take /design as its base (its stream and assets would then 404), and Chromium logs any failed
+# request as a console error, which no script in the page can silence.
 BASE_PATH_PROBES = ("/_stcore/health", "/_stcore/host-config")
 
 
