@@ -51,7 +51,7 @@ def _front(vec, K, L, idx):
 
 
 @numba.njit(cache=True)
-def _pick(rng, idx, n):
+def pick(rng, idx, n):
     """``front[rng.integers(len(front))]``; numpy draws nothing for ``integers(1)``."""
     return idx[rng.integers(0, n)] if n > 1 else idx[0]
 
@@ -68,7 +68,7 @@ def _select(code, t, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, means, 
             r = math.sqrt(lg2[t] / counts[a])
             for j in range(L):
                 vec[a, j] = means[a, j] + r
-        return _pick(rng, idx, _front(vec, K, L, idx))
+        return pick(rng, idx, _front(vec, K, L, idx))
     if code == 2:  # Pareto TS: one posterior sample per arm and objective, in row order
         for a in range(K):
             n1 = counts[a] + 1
@@ -78,10 +78,10 @@ def _select(code, t, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, means, 
                 else:
                     s = min(max(sums[a, j], 0.0), counts[a])
                     vec[a, j] = rng.beta(1 + s, n1 - s)
-        return _pick(rng, idx, _front(vec, K, L, idx))
+        return pick(rng, idx, _front(vec, K, L, idx))
     if rng.random() < eps:  # epsilon-greedy: explore
         return rng.integers(0, K) if K > 1 else 0
-    return _pick(rng, idx, _front(means, K, L, idx))
+    return pick(rng, idx, _front(means, K, L, idx))
 
 
 @numba.njit(cache=True)
@@ -120,20 +120,21 @@ def _kernel(code, stop, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, sums
     return 0
 
 
-class _Rewards:
+class Rewards:
     """The engine's rewards of every arm, buffered in chunks of whole blocks (doubling refills)."""
 
-    def __init__(self, env: Environment, horizon: int) -> None:
+    def __init__(self, env: Environment, horizon: int, expected: int | None = None) -> None:
+        """``expected``: the rounds the run is likely to last (default ``horizon``; less for a run that may stop)."""
         K, R = env.instance.K, env.instance.reward_dim
         self.env = env
         self.chunk = max(BLOCK, min(CHUNK_FLOATS // (K * R), horizon + BLOCK) // BLOCK * BLOCK)
-        self.first = min(self.chunk, -(-horizon // (K * BLOCK)) * BLOCK)
+        self.first = min(self.chunk, -(-(expected or horizon) // (K * BLOCK)) * BLOCK)
         self.buf = np.empty((K, self.chunk, R))
         self.pos = np.zeros(K, dtype=np.int64)
         self.avail = np.zeros(K, dtype=np.int64)
 
     def refill(self, arm: int) -> None:
-        """Doubling refills, the first one an equal share of the horizon: short runs draw little."""
+        """Doubling refills, the first one an equal share of the expected rounds: short runs draw little."""
         size = min(self.chunk, 2 * int(self.avail[arm]) or self.first)
         self.buf[arm, :size] = self.env.observe(arm, self.env._block(arm, size // BLOCK))
         self.pos[arm], self.avail[arm] = 0, size
@@ -160,7 +161,7 @@ def play(alg: Algorithm, env: Environment, horizon: int, snap_at: np.ndarray
     lg2 = 2 * np.log(np.maximum(np.arange(horizon + 1), 1) * (L * K) ** 0.25)  # ParetoUCB1.radius, per round
     eps = float(alg.params.get("epsilon", 0.0))
     vec, idx = np.empty((K, L)), np.empty(K, dtype=np.int64)
-    rew = _Rewards(env, horizon)
+    rew = Rewards(env, horizon)
     arms, rewards = np.empty(horizon, dtype=np.int64), np.empty((horizon, inst.reward_dim))
     st = np.array([1, -1], dtype=np.int64)
     states = []

@@ -29,7 +29,7 @@ from .algorithms.lexicographic_core import TIE_RTOL, gamma_radius, oful_alpha, p
 from .algorithms.mol import c1_formula
 from .environment import Environment
 from .estimators import SharedRidge, ridge_update
-from .fast_classic import _front, _pick, _Rewards, _take
+from .fast_classic import Rewards, _front, _take, pick
 
 CODES = {"ste2lo": 0, "pf_lex": 1, "mte2lo": 2, "oful": 3, "mol_ucb": 4, "mol_eps_greedy": 5}
 KINDS = ("means", "linear")
@@ -146,7 +146,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
     if code == 5:  # MOL-epsilon-greedy: one uniform number, then a uniform arm of all or of the front
         if rng.random() < fp[_EPS]:
             return rng.integers(0, K) if K > 1 else 0
-        return _pick(rng, idx, _front(pred, K, Lest, idx))
+        return pick(rng, idx, _front(pred, K, Lest, idx))
     if code == 4:  # MOL-UCB: the Pareto front of x' theta_hat + gamma_t ||x||_{V^-1}
         mode = ip[_CMODE]
         radius = fp[_C] if mode == 2 else _c1(t, ip[_D], Lest, fp[_LAM], fp[_DELTA], fp[_R]) * (
@@ -155,7 +155,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
             wk = math.sqrt(max(q[k], 0.0))
             for j in range(Lest):
                 vec[k, j] = pred[k, j] + radius * wk
-        return _pick(rng, idx, _front(vec, K, Lest, idx))
+        return pick(rng, idx, _front(vec, K, Lest, idx))
     c = fp[_SCALE]
     if code == 1:  # PF-LEX: sample means, widths beta_t sqrt((1 + N) / N^2), infinite before the first pull
         radius = c if fp[_CONSTANT] else c * _beta(t, K, Lest, fp[_DELTA], fp[_R])
@@ -273,7 +273,7 @@ def play(alg: Algorithm, env: Environment, horizon: int, snap_at: np.ndarray
     L_est = getattr(alg, "L_est", None) or inst.L
     ip, fp, coefs = _options(alg, K, d, L_est)
     ridge = SharedRidge(d, L_est, fp[_LAM], X)
-    rew = _Rewards(env, horizon)
+    rew = Rewards(env, horizon)
     arms, rewards = np.empty(horizon, dtype=np.int64), np.empty((horizon, inst.reward_dim))
     st = np.array([1, -1], dtype=np.int64)
     scratch = (np.zeros(K, dtype=np.int64), np.zeros((K, L_est)), np.zeros(1), np.empty(K), np.empty((K, L_est)),

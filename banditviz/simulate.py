@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from . import fast_classic, fast_linear, limits
+from . import fast_classic, fast_linear, fast_pfiwr, limits
 from .algorithms.base import Algorithm, AlgorithmSpec, Problem, get_algorithm
 from .algorithms.psi_common import BatchedIdentifier
 from .environment import Environment
@@ -53,10 +53,14 @@ def resolve(algorithm: str | AlgorithmSpec, instance: Instance) -> AlgorithmSpec
     return spec
 
 
-def has_compiled_loop(algorithm: str, kind: str) -> bool:
-    """True when `run` plays ``algorithm`` on instances of ``kind`` in a compiled loop (the linear learners'
-    loop, `fast_linear`, plays runs without snapshots whose features do not move)."""
-    return fast_classic.supports(algorithm, kind) or fast_linear.supports(algorithm, kind)
+def has_fast_loop(algorithm: str, kind: str) -> bool:
+    """True when `run` plays ``algorithm`` on instances of ``kind`` (with fixed contexts) in a compiled loop (the
+    linear learners' loop, `fast_linear`, plays runs without snapshots), or batch by batch (identification
+    algorithms that plan their pulls): about a microsecond a round."""
+    if kind == "contextual":
+        return False
+    planned = issubclass(get_algorithm(algorithm).cls, BatchedIdentifier)
+    return planned or any(fast.supports(algorithm, kind) for fast in (fast_classic, fast_linear, fast_pfiwr))
 
 
 def _compiled_loop(name: str, alg: Algorithm, kind: str, snapshots: int) -> Any:
@@ -125,6 +129,22 @@ def _play_batches(alg: BatchedIdentifier, env: Environment, horizon: int, snap_a
     return t
 
 
+def _play_compiled_pfiwr(alg: Algorithm, env: Environment, horizon: int, snap_at: np.ndarray, snapshots: int,
+                         rec_metric: Any, arms: np.ndarray, rewards: np.ndarray, per_round: dict[str, list[float]],
+                         states: list) -> int:
+    """`run`'s loop for PFIwR on fixed means (`fast_pfiwr`): fills the arrays as the round-by-round loop does,
+    the recommendation metrics scored once per recommendation, and returns the rounds played."""
+    played, got, found, changes = fast_pfiwr.play(alg, env, horizon, snap_at, bool(snapshots))
+    t = len(played)
+    arms[:t], rewards[:t] = played, got
+    states.extend(found)
+    if rec_metric is not None:
+        for (start, rec), (end, _) in zip(changes, [*changes[1:], (t + 1, None)], strict=True):
+            for key, value in rec_metric(env.instance, rec).items():
+                per_round.setdefault(key, []).extend([value] * (end - start))
+    return t
+
+
 def run(
     instance: Instance,
     algorithm: str | AlgorithmSpec,
@@ -138,7 +158,7 @@ def run(
 
     Same inputs and seed give the same trace bit for bit; the environment's noise depends only on
     (seed, arm, pull index), so algorithms compared on one seed see the same noise. With ``compiled``
-    (default), an algorithm that has a compiled round loop (`has_compiled_loop`) plays in it: the same
+    (default), an algorithm that has a compiled or batch-wise loop (`has_fast_loop`) plays in it: the same
     `Trace`, bit for bit, tens of times faster; False plays every round through the Python class.
     ``trace.info["warnings"]`` lists why the algorithm's guarantee does not hold here (`guarantees`).
     """
@@ -175,9 +195,13 @@ def run(
     rec_values: dict[str, float] = {}
     t = 0
     batchwise = compiled and isinstance(alg, BatchedIdentifier) and not env.moving
+    pfiwr_loop = compiled and not env.moving and fast_pfiwr.supports(spec.name, instance.kind)
     if batchwise:
         t = _play_batches(alg, env, horizon, snap_at, snapshots, rec_metric, arms, rewards, per_round, states)
-    for t in range(1, 1 if batchwise else horizon + 1):
+    if pfiwr_loop:
+        t = _play_compiled_pfiwr(alg, env, horizon, snapshot_rounds(horizon, snapshots), snapshots, rec_metric,
+                                 arms, rewards, per_round, states)
+    for t in range(1, 1 if batchwise or pfiwr_loop else horizon + 1):
         if env.moving:
             env.next_round()
             problem.context = env.context

@@ -53,7 +53,7 @@ from .datasets import DatasetUnavailable
 from .instances import Instance, preset
 from .metrics import RECOMMENDATION_METRICS
 from .presets.psi import pfi_estimation
-from .simulate import has_compiled_loop, resolve, run
+from .simulate import has_fast_loop, resolve, run
 
 BACKENDS = ("serial", "processes", "dask")
 IDENTIFICATION_TASKS = ("identify", "risk-averse")
@@ -155,14 +155,14 @@ def _true_set(instance: Instance, task: str) -> set[int] | None:
     return set(risk.pareto_set(instance) if task == "risk-averse" else instance.pareto_set)
 
 
-def _identification_rows(job: Job) -> pd.DataFrame:
+def _identification_rows(job: Job, tick: Ticker | None) -> pd.DataFrame:
     """One row per seed (per seed and recorded round with ``curves``): stopping time, success,
     recommended set, recommendation metrics and cumulative metrics."""
     truth = _true_set(job.instance, job.spec.task)
     rec_metric = RECOMMENDATION_METRICS.get(job.spec.task) if job.instance.means is not None else None
     instantaneous = set(rec_metric(job.instance, None)) if rec_metric and job.spec.recommends_every_round else set()
-    blocks = []
-    for seed in job.seeds:
+    columns: dict[str, list] = {}
+    for i, seed in enumerate(job.seeds):
         trace = run(job.instance, job.spec, job.horizon, seed, snapshots=0, compiled=job.compiled, **job.params)
         rec = trace.recommendation
         per_run: dict[str, Any] = {
@@ -183,14 +183,17 @@ def _identification_rows(job: Job) -> pd.DataFrame:
                 block[name] = at
         block.update({f"cum_{k}": np.cumsum(v)[rounds - 1] for k, v in trace.metrics.items()})
         block["pulls"] = _pulls_column(pull_counts(trace.arms, job.instance.K, rounds))
-        blocks.append(pd.DataFrame(block))
-    return _frame(job, pd.concat(blocks, ignore_index=True).to_dict("series"))
+        for key, values in block.items():
+            columns.setdefault(key, []).extend(values)
+        if tick is not None and i + 1 < len(job.seeds):  # the sweep reports the job's end itself
+            tick(i + 1)
+    return _frame(job, {k: pd.Series(v) for k, v in columns.items()})
 
 
 def run_job(job: Job, tick: Ticker | None = None) -> pd.DataFrame:
-    """The rows of one job (same result in any process); ``tick(runs)`` reports progress inside a regret job."""
+    """The rows of one job (same result in any process); ``tick(runs)`` reports progress inside the job."""
     if job.spec.task in IDENTIFICATION_TASKS:
-        return _identification_rows(job)
+        return _identification_rows(job, tick)
     return _regret_rows(job, tick)
 
 
@@ -278,7 +281,7 @@ def plan(
         limits.check_run_size(horizon, inst.K, 1)
         for spec, params in algs:
             resolve(spec, inst)
-            fast = batch and spec.task not in IDENTIFICATION_TASKS and has_compiled_loop(spec.name, inst.kind)
+            fast = batch and has_fast_loop(spec.name, inst.kind)
             size = _seeds_per_job(len(seed_list), workers, fast)
             for i in range(0, len(seed_list), size):
                 jobs.append(Job(label, inst, spec, params, seed_list[i:i + size], horizon, record_every, batch,

@@ -21,7 +21,7 @@ import streamlit as st
 
 import banditviz
 from banditviz import figures, fronts
-from banditviz.simulate import has_compiled_loop
+from banditviz.simulate import has_fast_loop
 from banditviz.sweep import summary as sweep_summary
 from banditviz.sweep import sweep as run_sweep
 
@@ -131,15 +131,16 @@ def cached_fronts(instance_json: str, algorithms: tuple[tuple[str, str], ...], s
 
 
 PROCESSES_FROM = 400_000  # Python-loop seed-rounds from which local worker processes repay their start-up (~1-2 s)
-COMPILED_COST = 0.02  # a compiled round in Python-loop rounds (benchmarks/compare.py measures 30-100x)
+COMPILED_COST = 0.02  # a compiled or batch-wise round in Python-loop rounds (benchmarks/compare.py: 8-60x)
 
 
 def sweep_backend(kind: str, algorithms: Sequence[str], seeds: int, horizon: int) -> str:
     """The sweep backend for the app: local processes for large comparisons, in-process below (decision).
 
-    Work is counted in Python-loop rounds; runs that `simulate.run` plays in a compiled loop count for
-    `COMPILED_COST` of a round, so a 3 x 50 x 20,000 comparison of compiled runs stays in-process."""
-    per_round = sum(COMPILED_COST if has_compiled_loop(name, kind) else 1.0 for name in algorithms)
+    Work is counted in Python-loop rounds; runs that `simulate.run` plays in a compiled or batch-wise loop
+    (`has_fast_loop`) count for `COMPILED_COST` of a round, so a 3 x 50 x 20,000 comparison of such runs stays
+    in-process (no worker start-up, no per-job pickling)."""
+    per_round = sum(COMPILED_COST if has_fast_loop(name, kind) else 1.0 for name in algorithms)
     return "processes" if per_round * seeds * horizon >= PROCESSES_FROM else "serial"
 
 

@@ -70,9 +70,9 @@ class NaiveGEGE(GEGEFixedConfidence):
 class NaivePFIwR(PFIwR):
     """PFIwR whose Gram matrix and moment vector are rebuilt from the whole history every round."""
 
-    def _kept_sums(self, t: int, lam: float) -> tuple[np.ndarray, np.ndarray, float]:
+    def _kept_sums(self, t: int, n_drop: int) -> tuple[np.ndarray, np.ndarray]:
         X = self.X[self.hist_arm[:t]]
-        return X.T @ X, X.T @ self.hist_y[:t], 1.0
+        return X.T @ X, X.T @ self.hist_y[:t]
 
 
 def table2_instance() -> Instance:

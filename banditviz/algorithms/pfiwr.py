@@ -67,15 +67,24 @@ def rho_t(t: int, delta: float, p: float, rule: str = "corrected") -> int:
     return math.ceil(math.log(6 * t**3 / delta) / math.log(1 / q))
 
 
-def dropped_rounds(t: int, p: float, delta: float, rule: str, rng: np.random.Generator) -> np.ndarray:
-    """0-based indices of the rounds 1..t that estimator (10) leaves out at round t: round s is kept when one of
-    its rho_t pseudo-actions (7) hits a_s, so each is dropped independently w.p. (1-p)^rho_t, redrawn every
-    round (PFIwR Sec. 4.1)."""
+def drop_count(t: int, p: float, delta: float, rule: str, rng: np.random.Generator) -> int:
+    """How many of the rounds 1..t estimator (10) leaves out at round t: round s is kept when one of its rho_t
+    pseudo-actions (7) hits a_s, so each is dropped independently w.p. (1-p)^rho_t, redrawn every round (PFIwR
+    Sec. 4.1). The first draw of the estimator's generator in a round."""
     q = (1 - p) ** rho_t(t, delta, p, rule)
-    n_drop = int(rng.binomial(t, q)) if q > 0 else 0
+    return int(rng.binomial(t, q)) if q > 0 else 0
+
+
+def pick_dropped(t: int, n_drop: int, rng: np.random.Generator) -> np.ndarray:
+    """0-based indices of ``n_drop`` of the rounds 1..t, uniformly without replacement."""
     if n_drop == 0:
         return np.zeros(0, dtype=np.int64)
     return rng.choice(t, n_drop, replace=False)
+
+
+def dropped_rounds(t: int, p: float, delta: float, rule: str, rng: np.random.Generator) -> np.ndarray:
+    """0-based indices of the rounds 1..t that estimator (10) leaves out at round t (`drop_count` of them)."""
+    return pick_dropped(t, drop_count(t, p, delta, rule, rng), rng)
 
 
 def t0_theory(d: int, L: int, delta: float, p: float) -> float:
@@ -175,6 +184,7 @@ class PFIwR(Algorithm):
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         p = self.params
         self.X = features_of(problem)
+        self.one_hot = problem.context is None  # fixed means: one-hot contexts, a diagonal Gram matrix
         self.problem = problem
         self.moving = problem.params.get("context_noise", 0) > 0  # contexts drawn afresh every round
         self.K, self.L, self.d = problem.K, problem.L, self.X.shape[1]
@@ -198,11 +208,12 @@ class PFIwR(Algorithm):
         self.P: list[int] = []
         self.status = np.full(self.K, ACTIVE, dtype=np.int8)
         self.t, self.rr, self.width = 0, 0, np.inf
+        self.lam, self.kept = float("nan"), 1.0
+        self.reg = np.ones(self.d) if self.one_hot else self.eye  # regularised Gram matrix (its diagonal if one-hot)
         self.done, self.recommendation = False, tuple(range(self.K))
         self.last: int | None = None
         self.pulled_from: np.ndarray | None = None
         self.events: list[str] = []
-        self.info: dict = {}
 
     def select(self, t: int) -> int:
         self.t = t
@@ -232,21 +243,42 @@ class PFIwR(Algorithm):
         """A_{t-1} U P_{t-1}, sorted (never the eliminated arms, our decision)."""
         return np.union1d(self.A, np.asarray(self.P, dtype=np.int64))
 
-    def _kept_sums(self, t: int, lam: float) -> tuple[np.ndarray, np.ndarray, float]:
-        """G and B without the rounds dropped at round t (`dropped_rounds`)."""
-        idx = dropped_rounds(t, self.params["p"], self.params["delta"], self.params["rho_rule"], self.rng_est)
-        if not len(idx):
-            return self.G, self.B, 1.0
+    def drops(self, t: int) -> int:
+        """How many rounds estimator (10) leaves out at round t (`drop_count`)."""
+        return drop_count(t, self.params["p"], self.params["delta"], self.params["rho_rule"], self.rng_est)
+
+    def _kept_sums(self, t: int, n_drop: int) -> tuple[np.ndarray, np.ndarray]:
+        """G and B without ``n_drop`` rounds drawn uniformly from 1..t; on one-hot contexts the diagonal of G
+        (the pull counts) and B (per-arm reward sums)."""
+        if n_drop == 0:
+            return (self.counts if self.one_hot else self.G), self.B
+        idx = pick_dropped(t, n_drop, self.rng_est)
+        if self.one_hot:
+            dropped = np.zeros((self.K, self.L))
+            np.add.at(dropped, self.hist_arm[idx], self.hist_y[idx])
+            return self.counts - np.bincount(self.hist_arm[idx], minlength=self.K), self.B - dropped
         Xd = self.hist_x[idx] if self.moving else self.X[self.hist_arm[idx]]
-        return self.G - Xd.T @ Xd, self.B - Xd.T @ self.hist_y[idx], 1 - len(idx) / t
+        return self.G - Xd.T @ Xd, self.B - Xd.T @ self.hist_y[idx]
 
     def update(self, arm: int, reward: np.ndarray) -> None:
+        self.absorb(arm, reward)
+        self.estimate(self.t, self.drops(self.t))
+        self.classify()
+
+    def absorb(self, arm: int, reward: np.ndarray) -> None:
+        """Round t's pull into the history, the counts and the sufficient statistics G and B."""
         t = self.t
         if t > len(self.hist_arm):
             self.hist_arm = np.resize(self.hist_arm, 2 * t)
             self.hist_y = np.resize(self.hist_y, (2 * t, self.L))
             if self.moving:
                 self.hist_x = np.resize(self.hist_x, (2 * t, self.d))
+        self.hist_arm[t - 1], self.hist_y[t - 1] = arm, reward
+        self.counts[arm] += 1
+        self.last = arm
+        if self.one_hot:
+            self.B[arm] += reward
+            return
         if self.moving:  # this round's contexts: the pulled one enters G and B, all enter x_bar
             context = np.asarray(self.problem.context, dtype=float)
             self.xsum += context
@@ -254,23 +286,34 @@ class PFIwR(Algorithm):
             self.hist_x[t - 1] = x = context[arm]
         else:
             x = self.X[arm]
-        self.hist_arm[t - 1], self.hist_y[t - 1] = arm, reward
-        self.counts[arm] += 1
-        self.last = arm
         self.G += np.outer(x, x)
         self.B += np.outer(x, reward)
+
+    def estimate(self, t: int, n_drop: int) -> None:
+        """theta_hat (ridge with regulariser p lambda_t on the kept rounds), y_hat and the width beta_t.
+
+        On one-hot contexts the Gram matrix is diagonal and the ridge solution is per arm,
+        y_hat_k = sum of Y / (n_k + p lambda_t) (PFIwR Sec. 5): an exact division, no linear solve."""
         pr = self.params
-        lam = lambda_t(t, self.d, self.L, pr["delta"])
-        G, B, kept = self._kept_sums(t, lam)
-        reg = G + pr["p"] * lam * self.eye
-        self.theta = np.linalg.solve(reg, B)
-        self.yhat = self.X @ self.theta
-        beta = self.c_beta * self.sigma * beta_t(t, pr["delta"], self.d, self.L, self.K, pr["p"], pr["S"])
-        self.width = beta
-        self.info = {"lambda_t": lam, "kept_fraction": kept, "reg": reg}
+        self.lam = lam = lambda_t(t, self.d, self.L, pr["delta"])
+        G, B = self._kept_sums(t, n_drop)
+        self.kept = 1 - n_drop / t if n_drop else 1.0
+        if self.one_hot:
+            self.reg = G + pr["p"] * lam
+            self.theta = self.yhat = B / self.reg[:, None]
+        else:
+            self.reg = G + pr["p"] * lam * self.eye
+            self.theta = np.linalg.solve(self.reg, B)
+            self.yhat = self.X @ self.theta
+        self.width = self.c_beta * self.sigma * beta_t(t, pr["delta"], self.d, self.L, self.K, pr["p"], pr["S"])
+
+    def classify(self) -> None:
+        """Step 2 of Algorithm 1 on this round's estimates, then the empirical front where round t + 1 pulls."""
+        beta = self.width
         A, cand, pos = self.A, self.cand, self.pos_A
         Mm = dominance_matrix(self.yhat[cand])
-        C, P1, P2 = classify(self.yhat[A], 2 * beta, pr["eps"], Mm if len(pos) == len(cand) else Mm[pos][:, pos])
+        C, P1, P2 = classify(self.yhat[A], 2 * beta, self.params["eps"],
+                             Mm if len(pos) == len(cand) else Mm[pos][:, pos])
         changed = not (C.all() and not P2.any())
         self.events = _events(A, C, P2, self.yhat[A], 2 * beta) if changed else []
         self.status[A[~C]] = REJECTED
@@ -292,14 +335,14 @@ class PFIwR(Algorithm):
 
     def state(self) -> RoundState:
         pr = self.params
-        reg = self.info.get("reg", np.eye(self.d))
         extras = {
             "phase": "explore" if self.t <= self.T0 else "exploit", "round": self.t, "T0": float(self.T0),
             "beta_t": float(self.width), "c_beta": self.c_beta, "theta_hat": self.theta.T.copy(),
-            "lambda_t": self.info.get("lambda_t", float("nan")), "kept_fraction": self.info.get("kept_fraction", 1.0),
+            "lambda_t": self.lam, "kept_fraction": self.kept,
             "rho_t": rho_t(max(self.t, 1), pr["delta"], pr["p"], pr["rho_rule"]),
             "explore_size": explore_size(max(self.t, 1), self.d, self.L, pr["delta"], pr["p"]),
-            "lambda_min": float(np.linalg.eigvalsh(reg)[0]), "accepted": tuple(self.P),
+            "lambda_min": float(self.reg.min() if self.one_hot else np.linalg.eigvalsh(self.reg)[0]),
+            "accepted": tuple(self.P),
         }
         return RoundState(t=self.t, estimates=self.yhat.copy(), lower=self.yhat - self.width,
                           upper=self.yhat + self.width, status=self.status.copy(),

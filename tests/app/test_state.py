@@ -153,6 +153,8 @@ def test_large_comparisons_run_on_local_processes_with_the_serial_results(monkey
     assert runs.sweep_backend("means", ["pareto_ucb1", "uniform"], 1, 1000) == "serial"
     assert runs.sweep_backend("linear", ["mol_ts"], 100, 10_000) == "processes"
     assert runs.sweep_backend("means", ["pareto_ucb1", "pareto_ts", "uniform"], 50, 20_000) == "serial"  # compiled
+    assert runs.sweep_backend("means", ["gege_fb", "gege_fc", "pfiwr"], 50, 20_000) == "serial"  # fast loops
+    assert runs.sweep_backend("linear", ["gege_fb", "pfiwr"], 50, 20_000) == "processes"  # PFIwR: Python here
     entries = runs.sweep_entries(["pareto_ucb1", "uniform"])
     inst_json = state.compact_json(banditviz.preset("default"))
     serial = runs.cached_sweep(inst_json, entries, 3, 300)

@@ -8,7 +8,7 @@ from banditviz import Instance, preset, run
 from banditviz.estimators import SharedRidge
 from banditviz.fast_linear import CODES, supports
 from banditviz.instances import random_linear
-from banditviz.simulate import has_compiled_loop
+from banditviz.simulate import has_fast_loop
 
 LEX = preset("lexicographic_lambda_10")  # one-hot features, 5 objectives
 LINEAR = random_linear(9, d=4, L=3, seed=2)
@@ -39,7 +39,7 @@ def assert_same(fast, slow):
 def test_compiled_linear_run_equals_the_python_engine_bit_for_bit(inst, name, params):
     """Long enough for several reward refills per arm (blocks of 256), MTE2LO's later stages and PF-LEX's
     exploitation."""
-    assert has_compiled_loop(name, inst.kind)
+    assert has_fast_loop(name, inst.kind)
     for seed in (0, 5):
         fast = run(inst, name, 2500, seed, snapshots=0, **params)
         slow = run(inst, name, 2500, seed, snapshots=0, compiled=False, **params)

@@ -1,6 +1,7 @@
 """`simulate.run`'s fast paths give the Python loop's Trace bit for bit (arms, rewards, metrics, snapshots
 with their events and extras): the compiled loop of the classic baselines on every noise, prior and instance
-kind it serves, and the batch-wise loop of the identification algorithms that plan their pulls."""
+kind it serves, the compiled PFIwR loop on fixed means, and the batch-wise loop of the identification
+algorithms that plan their pulls."""
 
 import json
 
@@ -12,6 +13,7 @@ from banditviz.algorithms.psi_common import BatchedIdentifier
 from banditviz.environment import Environment
 from banditviz.fast_classic import CODES, supports
 from banditviz.instances import random_linear, uniform_box
+from banditviz.simulate import has_fast_loop
 from banditviz.trace import _encode
 
 CLASSIC = [("uniform", {}), ("pareto_ucb1", {}), ("pareto_ts", {}), ("pareto_ts", {"prior": "gaussian"}),
@@ -66,13 +68,13 @@ def test_the_comparison_sees_one_draw_out_of_place(monkeypatch):
     monkeypatch.setattr(environment.Environment, "__init__", shifted)
     assert not np.array_equal(run(inst, name, 400, 5, snapshots=0).arms, slow.arms)
     monkeypatch.setattr(environment.Environment, "__init__", real)
-    real_take = fast_classic._Rewards.refill
+    real_take = fast_classic.Rewards.refill
 
     def skip_first(self, arm):
         real_take(self, arm)
         self.pos[arm] = 1 if self.avail[arm] == environment.BLOCK else 0
 
-    monkeypatch.setattr(fast_classic._Rewards, "refill", skip_first)
+    monkeypatch.setattr(fast_classic.Rewards, "refill", skip_first)
     assert not np.array_equal(run(inst, name, 400, 5, snapshots=0).rewards, slow.rewards)
 
 
@@ -89,6 +91,9 @@ def test_which_runs_are_compiled():
     assert set(CODES) == {"uniform", "pareto_ucb1", "pareto_ts", "mo_epsilon_greedy"}
     assert supports("pareto_ucb1", "means") and supports("uniform", "linear")
     assert not supports("pareto_ucb1", "contextual") and not supports("mol_ts", "linear")
+    assert has_fast_loop("pfiwr", "means") and not has_fast_loop("pfiwr", "linear")  # one-hot contexts only
+    assert has_fast_loop("gege_fb", "linear") and not has_fast_loop("gege_fb", "contextual")  # batch-wise
+    assert not has_fast_loop("mol_ts", "linear")
 
 
 # ---------------------------------------------------------------------- batch-wise identification
@@ -125,3 +130,38 @@ def test_the_batchwise_comparison_sees_rewards_out_of_order(monkeypatch):
     real = Environment.pull_many
     monkeypatch.setattr(Environment, "pull_many", lambda self, arms: real(self, np.sort(arms)))
     assert not np.array_equal(run(inst, "gege_fb", 2000, 1, snapshots=0).rewards, slow.rewards)
+
+
+# ---------------------------------------------------------------------- compiled PFIwR
+PFIWR_CASES = [{}, {"select_rule": "round_robin_front"}, {"select_rule": "least_pulled_front", "T0": 150},
+               {"width": "theory"}, {"p": 0.1, "rho_rule": "paper"}]  # theory: never stops; paper rule: drops
+
+
+@pytest.mark.parametrize("params", PFIWR_CASES, ids=str)
+def test_compiled_pfiwr_equals_the_python_engine_bit_for_bit(params):
+    """Stops, eliminations, acceptances, dropped rounds, snapshots inside the run and at its stop, horizons
+    shorter than the stop and long enough for several reward refills."""
+    for inst, horizon, seed, snapshots in ((preset("default"), 2600, 0, 0), (preset("default"), 1500, 1, 40),
+                                           (INSTANCES["bernoulli"], 700, 2, 7), (preset("default"), 60, 3, 5),
+                                           (INSTANCES["one objective, 0/1 ties"], 400, 4, 0)):
+        fast = run(inst, "pfiwr", horizon, seed, snapshots=snapshots, **params)
+        slow = run(inst, "pfiwr", horizon, seed, snapshots=snapshots, compiled=False, **params)
+        assert_same_trace(fast, slow)
+
+
+def test_the_pfiwr_comparison_sees_the_width_halved(monkeypatch):
+    """The broken variant: the compiled loop classifying with beta_t instead of 2 beta_t (eq. 12's rules)."""
+    from banditviz import fast_pfiwr
+
+    inst = preset("default")
+    real = fast_pfiwr._Constants.extend
+
+    def halved(self):
+        real(self)
+        self.width = self.width / 2
+
+    for seed in (2, 5):
+        slow = run(inst, "pfiwr", 3000, seed, snapshots=0, compiled=False)
+        monkeypatch.setattr(fast_pfiwr._Constants, "extend", halved)
+        assert not np.array_equal(run(inst, "pfiwr", 3000, seed, snapshots=0).arms, slow.arms)
+        monkeypatch.setattr(fast_pfiwr._Constants, "extend", real)

@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[2] / "banditviz"
 MODEL, ENGINE, FIGURES, TOP = range(4)
 MODEL_MODULES = {"algorithms", "environment", "instances", "pareto", "presets", "risk", "design", "estimators",
                  "limits", "datasets", "fast_pareto", "highs_lp"}
-ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fast_classic", "fast_linear", "fast_risk", "fronts",
-                  "guarantees", "lexicographic_repro", "calibration", "reproduce", "verdicts"}
+ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fast_classic", "fast_linear", "fast_pfiwr", "fast_risk",
+                  "fronts", "guarantees", "lexicographic_repro", "calibration", "reproduce", "verdicts"}
 
 
 def layer(module: str) -> int:
