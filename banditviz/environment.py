@@ -74,30 +74,6 @@ class Environment:
         self._pos[arm] += 1
         return self._buffers[arm][pos]  # type: ignore[index]
 
-    def _draws(self, arm: int, n: int) -> np.ndarray:
-        """The next ``n`` raw draws of ``arm`` (as ``n`` calls of `_draw`, buffer state included)."""
-        pos = int(self._pos[arm] % BLOCK)
-        kept = self._buffers[arm][pos:pos + n] if pos else np.empty((0, self.instance.reward_dim))  # type: ignore[index]
-        self._pos[arm] += n
-        if len(kept) == n:
-            return kept
-        fresh = self._block(arm, -(-(n - len(kept)) // BLOCK))
-        self._buffers[arm] = fresh[-BLOCK:]
-        return np.concatenate([kept, fresh[:n - len(kept)]])
-
-    def pull_many(self, arms: np.ndarray) -> np.ndarray:
-        """The rewards of pulling ``arms`` in order (fixed means): the same as one `pull` each."""
-        uniq, inverse = np.unique(arms, return_inverse=True)
-        if len(arms) < 3 * len(uniq):  # few pulls per arm: one by one is cheaper than grouping
-            return np.array([self.pull(int(a)) for a in arms]).reshape(len(arms), self.instance.reward_dim)
-        order = np.argsort(inverse, kind="stable")  # pulls grouped by arm, each group in pull order
-        bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
-        out = np.empty((len(arms), self.instance.reward_dim))
-        for g, arm in enumerate(uniq.tolist()):
-            where = order[bounds[g]:bounds[g + 1]]
-            out[where] = self.observe(arm, self._draws(arm, len(where)))
-        return out
-
     def pull(self, arm: int) -> np.ndarray:
         """One observed reward vector (length `Instance.reward_dim`) for ``arm`` at this round."""
         return self.observe(arm, self._draw(arm))

@@ -120,6 +120,19 @@ def _kernel(code, stop, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, sums
     return 0
 
 
+@numba.njit(cache=True)
+def _gather(arms, start, buf, pos, avail, out):
+    """Rows ``start..`` of ``out``: each arm's next buffered reward, in order; returns where an arm's buffer ran
+    out (refill it and call again), or len(arms)."""
+    for i in range(start, len(arms)):
+        a = arms[i]
+        if pos[a] >= avail[a]:
+            return i
+        out[i] = buf[a, pos[a]]
+        pos[a] += 1
+    return len(arms)
+
+
 class Rewards:
     """The engine's rewards of every arm, buffered in chunks of whole blocks (doubling refills)."""
 
@@ -138,6 +151,15 @@ class Rewards:
         size = min(self.chunk, 2 * int(self.avail[arm]) or self.first)
         self.buf[arm, :size] = self.env.observe(arm, self.env._block(arm, size // BLOCK))
         self.pos[arm], self.avail[arm] = 0, size
+
+    def take_many(self, arms: np.ndarray) -> np.ndarray:
+        """The rewards of pulling ``arms`` in order (the same as one `Environment.pull` each)."""
+        out = np.empty((len(arms), self.buf.shape[2]))
+        i = _gather(arms, 0, self.buf, self.pos, self.avail, out)
+        while i < len(arms):
+            self.refill(int(arms[i]))
+            i = _gather(arms, i, self.buf, self.pos, self.avail, out)
+        return out
 
     def take(self, arm: int) -> np.ndarray:
         """The next reward of ``arm`` (for rounds played in Python)."""

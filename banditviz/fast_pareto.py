@@ -21,6 +21,7 @@ def psi_gaps(mu: np.ndarray, front: np.ndarray) -> np.ndarray:
     A zero gap is +0.0 (numpy's vectorised maxima could give -0.0: same value, but "-0" in a sentence)."""
     K, L = mu.shape
     M = np.empty((K, K))
+    dstar = np.zeros(K)
     for i in range(K):
         for j in range(K):
             m = mu[i, 0] - mu[j, 0]
@@ -28,11 +29,8 @@ def psi_gaps(mu: np.ndarray, front: np.ndarray) -> np.ndarray:
                 x = mu[i, c] - mu[j, c]
                 m = m if m >= x else x
             M[i, j] = m
-    dstar = np.zeros(K)
-    for i in range(K):
-        for j in range(K):
-            if -M[i, j] > dstar[i]:
-                dstar[i] = -M[i, j]
+            if -m > dstar[i]:
+                dstar[i] = -m
     out = np.empty(K)
     for i in range(K):
         if not front[i]:
@@ -102,3 +100,20 @@ def cone_weight(U: np.ndarray, a: int, steps: int = 64) -> np.ndarray:
         for j in range(L):
             w[j] /= total
     return w
+
+
+@numba.njit(cache=True)
+def successive_reject(gaps: np.ndarray, front: np.ndarray) -> tuple[int, bool]:
+    """EGE-SR's decision (LinPSI Sec. 5, baseline B2) from the active arms' empirical gaps and Pareto mask:
+    ``(i, accept)``, the empirically optimal arm with the largest gap (accepted) unless a dominated arm's largest
+    gap is at least as large (that arm, rejected); the first position on ties (numpy's argmax)."""
+    i1, i2 = -1, -1
+    for i in range(len(gaps)):
+        if front[i]:
+            if i1 < 0 or gaps[i] > gaps[i1]:
+                i1 = i
+        elif i2 < 0 or gaps[i] > gaps[i2]:
+            i2 = i
+    if i1 < 0 or (i2 >= 0 and gaps[i2] >= gaps[i1]):
+        return i2, False
+    return i1, True

@@ -99,18 +99,20 @@ def _play_batches(alg: BatchedIdentifier, env: Environment, horizon: int, snap_a
                   rec_metric: Any, arms: np.ndarray, rewards: np.ndarray, per_round: dict[str, list[float]],
                   states: list) -> int:
     """`run`'s loop for an algorithm that plans its pulls batch by batch: each stretch of planned pulls up to
-    the batch's end (or a snapshot round, or the horizon) in one step, with the rewards of one `pull` each;
+    the batch's end (or a snapshot round, or the horizon) in one step, with the rewards of one `pull` each
+    (the engine's per-arm streams, buffered: `fast_classic.Rewards`);
     the answer can change only at a batch's last pull, so the recommendation metrics are scored per stretch.
     Fills the arrays as the round-by-round loop does and returns the rounds played."""
     t, last_rec, rec_values = 0, None, {}
     ahead = sorted(snap_at)
+    rew = fast_classic.Rewards(env, horizon, expected=1)  # it may stop early: one block per arm first
     while t < horizon and not alg.done:
         while ahead and ahead[0] <= t:
             ahead.pop(0)
         stop = min(horizon, ahead[0] if ahead else horizon)
         planned = alg.pending()[:stop - t]
         n = len(planned)
-        got = env.pull_many(planned)
+        got = rew.take_many(planned)
         if rec_metric is not None and t == 0 and n > 1:  # the answer before the stretch's last pull
             last_rec, rec_values = alg.recommendation, rec_metric(env.instance, alg.recommendation)
         if rec_metric is not None:

@@ -4,11 +4,14 @@
   naive GEGE run in the same process (plain Frank-Wolfe without away steps or rank-one updates, design not
   memoised, estimate refitted by least squares on the stacked samples).
 * EGE-SR, EGE-SH and GEGE fixed budget on NoC (T = 3,995): the engine's batch-wise loop against its
-  round-by-round loop (``compiled=False``).
+  round-by-round loop (``compiled=False``); EGE-SR also against its previous per-phase decision (numpy: moocore
+  mask, gaps, argmax), run in the same process.
 * GEGE fixed confidence at the size of the paper's Table 2 row [K, h, d] = [500, 8, 8] (delta = 0.1), which
   reports about 1 s per run (001 §4.5): random unit-norm features, Theta ~ N(0, 1).
 * PFIwR on the 000 §4.2 setting (p = 0.5, practical width, 10^4 rounds) against a naive PFIwR that
-  rebuilds the Gram matrix from the whole history every round.
+  rebuilds the Gram matrix from the whole history every round; PFIwR on fixed means (preset "default", the
+  Compare page's setting, and the theory width that never stops within 20,000 rounds): the compiled loop
+  against the Python class (``compiled=False``).
 
 Usage: ``.venv/bin/python benchmarks/identify.py [path/to/noc_CM_log.csv]`` (default: banditviz.datasets).
 """
@@ -24,6 +27,8 @@ import banditviz as bv
 from banditviz import design
 from banditviz.algorithms.gege import GEGEFixedConfidence
 from banditviz.algorithms.pfiwr import PFIwR
+from banditviz.algorithms.psi_baselines import EGESuccessiveRejects
+from banditviz.algorithms.psi_common import empirical_gaps
 from banditviz.instances import Instance
 from banditviz.simulate import drive
 
@@ -73,6 +78,26 @@ class NaivePFIwR(PFIwR):
     def _kept_sums(self, t: int, n_drop: int) -> tuple[np.ndarray, np.ndarray]:
         X = self.X[self.hist_arm[:t]]
         return X.T @ X, X.T @ self.hist_y[:t]
+
+
+class NumpyEGESR(EGESuccessiveRejects):
+    """EGE-SR with its previous per-phase decision: sample means, moocore mask, PSI gaps and argmax in numpy."""
+
+    def _decide(self) -> None:
+        A = self.active
+        mu = self.sample_means()[A]
+        gaps, S = empirical_gaps(mu)
+        i1 = np.flatnonzero(S)[np.argmax(gaps[S])] if S.any() else None
+        i2 = np.flatnonzero(~S)[np.argmax(gaps[~S])] if (~S).any() else None
+        out = i2 if i1 is None or (i2 is not None and gaps[i2] >= gaps[i1]) else i1
+        if out == i1:
+            self.accepted.append(int(A[i1]))
+        self.classify([A[i1]] if out == i1 else [], [] if out == i1 else [A[i2]], {int(A[out]): "largest gap"})
+        self.active = np.delete(A, out)
+        if self.phase >= self.K - 1:
+            self.finish(set(self.accepted) | set(self.active.tolist()), f"all {self.K - 1} phases are done")
+        else:
+            self.recommendation = tuple(sorted(set(self.accepted) | set(A[S].tolist())))
 
 
 def table2_instance() -> Instance:
@@ -127,6 +152,11 @@ def main() -> None:
             slow = timed(lambda s, n=name: bv.run(fb, n, 3995, seed=s, snapshots=0, compiled=False).rounds, range(5))
             print(f"  {name:<8} {1e3 * fast[0]:7.1f} ms/run CPU, round by round {1e3 * slow[0]:7.1f} ms "
                   f"(x{slow[0] / fast[0]:.1f})")
+        spec = bv.get_algorithm("ege_sr")
+        before = timed(lambda s: drive(NumpyEGESR(**spec.validate({})), fb, 3995, s), range(5))
+        now = timed(lambda s: drive(spec.make(), fb, 3995, s), range(5))
+        print(f"  ege_sr, algorithm + rewards only: {1e3 * now[0]:.1f} ms/run CPU, with the previous numpy decision "
+              f"{1e3 * before[0]:.1f} ms (x{before[0] / now[0]:.1f})")
 
     big = table2_instance()
     print(f"GEGE fixed confidence, [K, h, d] = [500, 8, 8], delta = 0.1 (paper Table 2: 1013 ms); "
@@ -146,6 +176,13 @@ def main() -> None:
     fast = timed(lambda s: bv.run(inst, "pfiwr", 10_000, seed=s, snapshots=0, S=S).rounds, range(3))
     naive = timed(lambda s: drive(NaivePFIwR(**spec.validate({"S": S})), inst, 10_000, s), range(3))
     report("PFIwR, engine", fast, naive)
+    inst = bv.preset("default")
+    for label, params in (("practical width (stops after ~200 rounds)", {}), ("theory width", {"width": "theory"})):
+        fast = timed(lambda s, p=params: bv.run(inst, "pfiwr", 20_000, seed=s, snapshots=0, **p).rounds, range(20))
+        slow = timed(lambda s, p=params: bv.run(inst, "pfiwr", 20_000, seed=s, snapshots=0, compiled=False,
+                                                **p).rounds, range(20 if not params else 2))
+        print(f"  PFIwR on 'default', {label}: compiled {1e3 * fast[0]:6.2f} ms/run CPU "
+              f"({fast[2]:,.0f} rounds/s), Python class {1e3 * slow[0]:7.2f} ms (x{slow[0] / fast[0]:.1f})")
 
 
 if __name__ == "__main__":

@@ -19,9 +19,10 @@ import math
 
 import numpy as np
 
+from ..fast_pareto import nondominated, psi_gaps, successive_reject
 from ..pareto import pareto_mask
 from .base import Problem, register
-from .psi_common import BUDGET, ID_KINDS, EmpiricalIdentifier, empirical_gaps, fmt_set, halving_order
+from .psi_common import BUDGET, ID_KINDS, EmpiricalIdentifier, fmt_set, halving_order
 
 EGE = "Kone, Kaufmann & Richert (2024), as run in 001 (AISTATS 2025)"
 
@@ -37,8 +38,10 @@ class _EmpiricalGapElimination(EmpiricalIdentifier):
     """EGE-SH and EGE-SR: their decisions rank the active arms by empirical gap."""
 
     def gaps(self, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(empirical gaps, empirical Pareto set) of the active arms' sample means ``mu`` (`empirical_gaps`)."""
-        return empirical_gaps(mu)
+        """(empirical gaps, empirical Pareto set) of the active arms' sample means ``mu`` (`empirical_gaps`; the
+        compiled mask and gaps called directly: EGE-SR decides K - 1 times a run)."""
+        front = nondominated(mu)
+        return psi_gaps(mu, front), front
 
 
 @register("ege_sh", paper=EGE, task="identify", kinds=ID_KINDS, params=(BUDGET,), recommends_every_round=True,
@@ -106,19 +109,14 @@ class EGESuccessiveRejects(_EmpiricalGapElimination):
 
     def _decide(self) -> None:
         A = self.active
-        mu = self.sample_means()[A]
-        gaps, S = self.gaps(mu)
-        i1 = np.flatnonzero(S)[np.argmax(gaps[S])] if S.any() else None
-        i2 = np.flatnonzero(~S)[np.argmax(gaps[~S])] if (~S).any() else None
-        if i1 is None or (i2 is not None and gaps[i2] >= gaps[i1]):
-            self.classify([], [A[i2]], {int(A[i2]): f"largest empirical gap ({gaps[i2]:.4g}) among the dominated "
-                                                    f"arms in phase {self.phase}"})
-            out = i2
-        else:
-            self.classify([A[i1]], [], {int(A[i1]): f"largest empirical gap ({gaps[i1]:.4g}) among the "
-                                                    f"empirically optimal arms in phase {self.phase}"})
-            self.accepted.append(int(A[i1]))
-            out = i1
+        gaps, S = self.gaps(self.sums[A] / self.counts[A, None])  # every active arm is pulled in phase 1
+        out, accept = successive_reject(gaps, S)
+        arm = int(A[out])
+        kind = "empirically optimal" if accept else "dominated"
+        reason = {arm: f"largest empirical gap ({gaps[out]:.4g}) among the {kind} arms in phase {self.phase}"}
+        self.classify([arm] if accept else [], [] if accept else [arm], reason)
+        if accept:
+            self.accepted.append(arm)
         self.active = np.delete(A, out)
         if self.phase >= self.K - 1:
             self.finish(set(self.accepted) | set(self.active.tolist()), f"all {self.K - 1} phases are done")

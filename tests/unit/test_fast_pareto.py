@@ -59,3 +59,28 @@ def test_a_hand_worked_psi_example():
     j = 3 gives min(M(2,3) = 0.3, 0 + 0.2)."""
     mu = np.array([[1.0, 0.0], [0.0, 1.0], [0.4, 0.4], [0.2, 0.1]])
     np.testing.assert_allclose(pareto.psi_gaps(mu), [0.3, 0.4, 0.2, 0.2])
+
+
+def numpy_successive_reject(mu, reject_on_ties=True):
+    """EGE-SR's decision as the class made it before it was compiled (numpy argmax: first position on ties);
+    ``reject_on_ties=False`` is a broken variant."""
+    gaps, S = pareto.psi_gaps(mu, pareto.pareto_mask(mu)), pareto.pareto_mask(mu)
+    i1 = np.flatnonzero(S)[np.argmax(gaps[S])] if S.any() else None
+    i2 = np.flatnonzero(~S)[np.argmax(gaps[~S])] if (~S).any() else None
+    if i1 is None or (i2 is not None and (gaps[i2] >= gaps[i1] if reject_on_ties else gaps[i2] > gaps[i1])):
+        return i2, False
+    return i1, True
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_successive_reject_decision_equals_the_numpy_formulation(seed):
+    """The arm EGE-SR classifies, from its gaps and mask (ties included); the tie-heavy grids include decisions
+    that a variant accepting on ties gets wrong."""
+    from banditviz.fast_pareto import successive_reject
+
+    caught = 0
+    for mu in cases(seed, allow_inf=False):
+        gaps, S = pareto.psi_gaps(mu), pareto.pareto_mask(mu)
+        assert successive_reject(gaps, S) == numpy_successive_reject(mu)
+        caught += successive_reject(gaps, S) != numpy_successive_reject(mu, reject_on_ties=False)
+    assert caught > 0

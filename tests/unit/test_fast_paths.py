@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from banditviz import ALGORITHMS, Instance, preset, run
+from banditviz import ALGORITHMS, Instance, fast_classic, preset, run
 from banditviz.algorithms.psi_common import BatchedIdentifier
 from banditviz.environment import Environment
 from banditviz.fast_classic import CODES, supports
@@ -57,7 +57,7 @@ def test_the_comparison_sees_one_draw_out_of_place(monkeypatch):
     """The broken variant: the compiled loop with one extra policy draw (or one reward skipped) differs."""
     inst, name = INSTANCES["gaussian"], "pareto_ucb1"
     slow = run(inst, name, 400, 5, snapshots=0, compiled=False)
-    from banditviz import environment, fast_classic
+    from banditviz import environment
 
     real = environment.Environment.__init__
 
@@ -111,24 +111,24 @@ def test_batchwise_run_equals_the_round_by_round_loop(name):
 
 
 @pytest.mark.parametrize("kind", ["gaussian", "bernoulli", "beta"])
-def test_pull_many_equals_one_pull_each(kind):
-    """Stretches short and long (grouped by arm), across block boundaries, interleaved with single pulls."""
+def test_buffered_rewards_equal_one_pull_each(kind):
+    """Stretches short and long, across block boundaries and refills, interleaved with single rewards."""
     inst = INSTANCES[kind]
-    one, many = Environment(inst, 3), Environment(inst, 3)
+    one, rew = Environment(inst, 3), fast_classic.Rewards(Environment(inst, 3), 5000, expected=1)
     script = np.random.default_rng(0)
     for size in (1, 3, 700, 2, 40, 1500, 5):
         arms = script.integers(inst.K, size=size)
-        assert np.array_equal(np.array([one.pull(int(a)) for a in arms]), many.pull_many(arms))
+        assert np.array_equal(np.array([one.pull(int(a)) for a in arms]), rew.take_many(arms))
         arm = int(script.integers(inst.K))
-        assert np.array_equal(one.pull(arm), many.pull(arm))
+        assert np.array_equal(one.pull(arm), rew.take(arm))
 
 
 def test_the_batchwise_comparison_sees_rewards_out_of_order(monkeypatch):
     """The broken variant: rewards handed over sorted by arm instead of in pull order."""
     inst = preset("default")
     slow = run(inst, "gege_fb", 2000, 1, snapshots=0, compiled=False)
-    real = Environment.pull_many
-    monkeypatch.setattr(Environment, "pull_many", lambda self, arms: real(self, np.sort(arms)))
+    real = fast_classic.Rewards.take_many
+    monkeypatch.setattr(fast_classic.Rewards, "take_many", lambda self, arms: real(self, np.sort(arms)))
     assert not np.array_equal(run(inst, "gege_fb", 2000, 1, snapshots=0).rewards, slow.rewards)
 
 
