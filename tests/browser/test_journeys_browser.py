@@ -195,6 +195,22 @@ def test_a_rejected_upload_shows_its_own_message(new_context, server, screenshot
     screenshot(page, "journey_design_big_upload")
 
 
+def test_an_empty_new_row_in_the_arm_table_names_its_cell_and_keeps_the_instance(new_context, server, screenshot):
+    page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
+    page.wait_for_selector(FIGURE)
+    table = page.locator("[data-testid='stDataFrame']").first
+    table.wait_for(state="visible")
+    table.hover()  # shows the table's toolbar
+    page.get_by_role("button", name="Add row").first.evaluate("button => button.click()")  # the grid overlaps it
+    wait_text(page, "Table not applied", "[data-testid='stAlertContentError']")
+    settle(page)
+    message = page.locator("[data-testid='stAlertContentError']").first.inner_text()
+    assert "row 11" in message and "objective 1" in message, message
+    assert query(page)["preset"] == "default" and "10 arms" in sidebar(page)  # the instance is unchanged
+    no_traceback(page)
+    screenshot(page, "journey_design_empty_row")
+
+
 # ---------------------------------------------------------------------- the sidebar follows at once
 def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, screenshot):
     page = open_at(new_context, server, f"?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
