@@ -126,6 +126,12 @@ def test_verdicts_follow_the_numbers_not_the_labels(results):
         assert _verdict(claim, "001", results) == "reproduced"
         swapped = dataclasses.replace(r, table=_swap(r.table, "algorithm", "gege_fc", "ape"))
         assert _verdict(claim, "001", {**results, r.name: swapped}) == "not reproduced"
+    if "risk_averse_exp4" in results:
+        r = results["risk_averse_exp4"]
+        claim = "Exp. 4 (K = 100): RAMGapE and RA-LUCB are clearly ahead"
+        before = _verdict(claim, "004", results)
+        swapped = dataclasses.replace(r, table=_swap(r.table, "algorithm", "ramgape_b", "egp"))
+        assert {before, _verdict(claim, "004", {**results, r.name: swapped})} == {"reproduced", "not reproduced"}
     if "risk_averse_exp3" in results:
         r = results["risk_averse_exp3"]
         claim = "Exp. 3 (K = 10): RAMGapE returns the Pareto set"
