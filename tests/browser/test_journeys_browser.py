@@ -61,8 +61,10 @@ HEADINGS = {"Watch": "Watch an algorithm learn", "Design": "Design an instance",
 
 
 def pick(page, label: str, option: str) -> None:
-    """Choose ``option`` in the selectbox labelled ``label`` (click it, click the option)."""
+    """Choose ``option`` in the selectbox labelled ``label``: click it, type the option (the menu draws only some
+    options of a long list, so a person types to narrow it), click the option."""
     page.get_by_label(label, exact=True).first.click()
+    page.keyboard.type(option)
     page.get_by_role("option", name=option).first.click()
 
 
