@@ -3,7 +3,8 @@ keeps its delta (one-sided binomial test at level 0.01) or the app says "no guar
 
 Which pairs are measured here, and how the others are accounted for (see `test_every_offered_pair_is_accounted_for`):
 * a pair with a guarantee warning (every PFIwR pair at its practical width; GEGE-FC's authors' budget where the
-  noise makes it smaller than the analysis' budget) needs no run: the app says it;
+  noise makes it smaller than the analysis' budget; PAL's width where sigma > 1 / sqrt(10)) needs no run: the app
+  says it;
 * a fixed-budget algorithm states no delta: the README table reports its error rate;
 * a risk-averse fixed-confidence pair cannot err on these presets: its error event r >= epsilon = 0.1 needs an
   arm with gap >= 0.1 (RAMGapE, error event of Theorem B.9) and every gap is below 0.065;
@@ -29,7 +30,7 @@ from banditviz.calibration import Calibration, delta_of, measure, offered_pairs
 
 SEEDS, CAP, BUDGET = 20, 20_000, 2_000
 LIVE = {
-    ("pal_linear", "pfi_mab"), ("racing", "pfi_mab"), ("pfimulti", "pfi_mab"), ("ape", "pfi_mab"),
+    ("racing", "pfi_mab"), ("pfimulti", "pfi_mab"), ("ape", "pfi_mab"),
     ("gege_fc", "pfi_toy"), ("ape", "pfi_toy"), ("racing", "pfi_toy"), ("pfimulti", "pfi_toy"),
     ("gege_fc", "mol_ts_figure1"), ("ape", "mol_ts_figure1"), ("racing", "mol_ts_figure1"),
     ("pal_linear", "mol_ts_figure1"), ("pfimulti", "mol_ts_figure1"),

@@ -62,3 +62,21 @@ def test_every_algorithm_gets_a_tuple_of_sentences(name) -> None:
     out = guarantees.warnings_for(inst, name)
     assert isinstance(out, tuple) and all(w.startswith(guarantees.PREFIX) for w in out)
     assert np.all([isinstance(w, str) for w in out])
+
+
+def test_pal_width_is_warned_where_the_noise_makes_it_too_tight(tmp_path) -> None:
+    """PAL's code width sqrt(ln(K L t^2 pi^2 / (6 delta)) / 5 x^T V^-1 x) is 1 / (sigma sqrt(10)) times PAL's
+    (Zuluaga et al. 2013, Thm. 1): warned at sigma = 1 (pfi_sensitivity, pfi_mab: errors above delta measured), not
+    on the low-noise presets where PAL kept delta = 0.01 (0 of 20 runs wrong each); the bound itself, 1 / sqrt(10),
+    is where the widths are equal."""
+    for name in ("pfi_sensitivity", "pfi_mab"):
+        (warning,) = guarantees.warnings_for(bv.preset(name), "pal_linear")
+        assert warning.startswith(guarantees.PREFIX) and "sigma = 1" in warning and "0.32 times" in warning
+    for name in ("psi_synthetic", "psi_gap_example", "pfi_toy", "mol_ts_figure1"):
+        assert bv.preset(name).sigma <= 0.25 and guarantees.warnings_for(bv.preset(name), "pal_linear") == ()
+    edge = 1 / np.sqrt(10)
+    assert guarantees.warnings_for(bv.preset("pfi_mab", sigma=edge), "pal_linear") == ()
+    assert guarantees.warnings_for(bv.preset("pfi_mab", sigma=edge * 1.001), "pal_linear") != ()
+    tr = bv.run(bv.preset("pfi_mab"), "pal_linear", 30, snapshots=0)
+    assert tr.info["warnings"] == list(guarantees.warnings_for(bv.preset("pfi_mab"), "pal_linear"))
+    assert bv.Trace.load(tr.save(tmp_path / "t.npz")).info == tr.info
