@@ -13,8 +13,11 @@ rate, the pulled arm's membership of the front it must pick from), the share of 
 set (risk-averse), and the mean stopping time (identification). GEGE's design and thresholds are covered
 by tests/repro/test_psi_linear.py, RAMGapEb's Experiment 3 against round robin by tests/repro/test_risk_averse.py.
 Identification algorithms are also checked on which arms they sample (a twin pair of hard arms), RAMGapEc,
-EGP, LIE Round-Robin and HVI-Pareto on their pull (and stop) rules recomputed from the raw rewards. Not covered
-here: PFIwR (its width and defaults are being recalibrated); DE Round-Robin (on risk_averse_table1 at
+EGP, LIE Round-Robin and HVI-Pareto on their pull (and stop) rules recomputed from the raw rewards. PFIwR's broken
+variants are elsewhere: its compiled loop with the width halved (tests/unit/test_fast_paths.py), its coverage and
+regret-bound check at a 200x narrower width (tests/repro/test_pfiwr.py), its calibration with its guarantee warning
+removed (tests/repro/test_calibration.py). The subclass factories live in tests/variants.py, shared with the claim
+tests of tests/repro. Not covered here: DE Round-Robin (on risk_averse_table1 at
 epsilon 0.1-0.8 it skips no arm within 2,000 samples, so it plays a plain round robin: its width x 2 or x 4 and
 a round robin in its place change no pull there).
 """
@@ -33,58 +36,10 @@ from banditviz.environment import Environment
 from banditviz.fast_risk import fast_run
 from banditviz.instances import random_linear, uniform_box
 from banditviz.simulate import make_problem
+from tests.variants import param_scaled, round_robin, scaled, widths
 
 
 # ------------------------------------------------------------------------------------------ broken variants
-def scaled(method: str, factor: float):
-    """Subclass factory: ``method``'s result (a width, radius or scale) multiplied by ``factor``."""
-    def make(base: type) -> type:
-        def method_(self, *args, **kwargs):
-            return factor * getattr(base, method)(self, *args, **kwargs)
-        return type(f"{base.__name__}_{method}_x{factor:g}", (base,), {method: method_})
-    make.label = f"{method} x {factor:g}"
-    return make
-
-
-def param_scaled(key: str, factor: float):
-    """Subclass factory: the parameter ``key`` (an exploration rate or width constant) multiplied by ``factor``."""
-    def make(base: type) -> type:
-        def reset(self, problem, rng):
-            self.params = {**self.params, key: factor * self.params[key]}
-            base.reset(self, problem, rng)
-        return type(f"{base.__name__}_{key}_x{factor:g}", (base,), {"reset": reset})
-    make.label = f"{key} x {factor:g}"
-    return make
-
-
-def round_robin(method: str = "select"):
-    """Subclass factory: the arm choice replaced by a round robin. ``method`` "select": the algorithm still runs
-    its own rule, so its state is updated as usual, only the arm it plays changes; "_choose": the adaptive
-    choice of the risk-averse learners; "start_batch": the planned pulls of a batch-wise identifier (the engine
-    plays its plan without calling ``select``) replaced by as many round-robin pulls over all arms."""
-    def make(base: type) -> type:
-        if method == "start_batch":
-            def start_batch(self, sequence):
-                base.start_batch(self, (int(self.counts.sum()) + np.arange(len(sequence))) % self.K)
-            return type(f"{base.__name__}_rr", (base,), {"start_batch": start_batch})
-        if method == "select":
-            def select(self, t):
-                base.select(self, t)
-                return (t - 1) % self.K
-            return type(f"{base.__name__}_rr", (base,), {"select": select})
-
-        def choose(self):
-            return (self.t - 1) % self.K
-        return type(f"{base.__name__}_rr", (base,), {"_choose": choose})
-    make.label = "round robin"
-    return make
-
-
-def widths(method: str) -> list:
-    """The bonus / width removed, / 4 and x 4."""
-    return [scaled(method, f) for f in (0.0, 0.25, 4.0)]
-
-
 def check(measure, name: str, band: tuple[float, float], broken: list, variant) -> None:
     """The real algorithm's ``measure`` lies in ``band``; each broken variant's lies outside."""
     real = measure(ALGORITHMS[name])
