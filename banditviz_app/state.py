@@ -38,7 +38,7 @@ DEFAULT_FOR_KIND = {"means": "pareto_ucb1", "linear": "pareto_ucb1", "contextual
 APP_SCRIPT = Path(__file__).resolve().parents[1] / "app.py"
 GENERATOR_ARGS = {"K", "L", "d", "seed", "sigma"}
 _KEY = "bv_setting"
-PRESENT = "bv_present"  # presentation mode (Watch page), kept in the link as ``present=1``
+PRESENT = "bv_present"  # presentation mode (every page), kept in the link as ``present=1``
 RACE = "bv_race"  # the Watch page's rival algorithm (at its paper defaults), kept in the link as ``race=NAME``
 
 
@@ -218,6 +218,24 @@ def init_session() -> None:
     st.session_state["bv_version"] = 0
 
 
+def presenting() -> bool:
+    """Whether the session is in presentation mode (no sidebar or toolbar, larger text, on every page)."""
+    return bool(st.session_state.get(PRESENT))
+
+
+def presentation_toggle(key: str, container: Any = st) -> bool:
+    """A "Presentation mode" toggle bound to the session's mode: it shows the mode however it was last set (the
+    link, another page's toggle) and sets it when clicked. Several pages may draw one, each with its own ``key``."""
+    st.session_state[key] = presenting()  # before the widget is drawn, so it shows the session's mode
+
+    def flip() -> None:  # runs before the next script run, so the whole app (app.py's style) sees the new mode
+        st.session_state[PRESENT] = bool(st.session_state[key])
+
+    return container.toggle("Presentation mode", key=key, on_change=flip,
+                            help="For a projector: no sidebar or toolbar and larger text, on every page. The link "
+                                 "keeps it (present=1).")
+
+
 def pop_url_messages() -> list[str]:
     """The messages about the parts of the opening link that were refused (once; then forgotten)."""
     refused = st.session_state.pop("bv_url_refused", [])
@@ -270,9 +288,11 @@ _slots = threading.local()  # this script run's sidebar slot (each session's scr
 
 def show_setting_in(slot: Any) -> None:
     """Draw the current setting into ``slot`` (an `st.empty` in the sidebar) now and after every change of this
-    run, so the sidebar always names what the page shows, even when the page stops early."""
+    run, so the sidebar always names what the page shows, even when the page stops early. ``None``: nowhere (no
+    sidebar in presentation mode)."""
     _slots.sidebar = slot
-    _draw_setting()
+    if slot is not None:
+        _draw_setting()
 
 
 def _draw_setting() -> None:

@@ -139,6 +139,8 @@ for tab, draw in zip(forms.tabs(list(views), "compare_tab"), views.values(), str
 st.subheader("Summary")
 st.dataframe(runs.summary(table), hide_index=True, key="compare_summary")
 c1, c2 = st.columns(2)
-c1.download_button("Summary (CSV)", runs.summary(table).to_csv(index=False), "compare_summary.csv", "text/csv")
-c2.download_button("Every run, every recorded round (CSV)", table.to_csv(index=False), "compare_runs.csv",
+# The files are made when a button is clicked (deferred), not with every run of the page.
+c1.download_button("Summary (CSV)", lambda table=table: runs.summary(table).to_csv(index=False), "compare_summary.csv",
                    "text/csv")
+c2.download_button("Every run, every recorded round (CSV)", lambda table=table: table.to_csv(index=False),
+                   "compare_runs.csv", "text/csv")

@@ -140,8 +140,10 @@ with left:
         st.dataframe(gaps, hide_index=True, key="design_gaps")
         st.caption("Pareto gap: the smallest amount to add to every objective of an arm to make it non-dominated. "
                    "Effective gap: the same against the convex hull of the means (MOL-TS paper, Def. 6).")
-    st.download_button("Export JSON", inst.to_json(), file_name="instance.json", mime="application/json",
-                       key="design_export")
+    # The file is made when the button is clicked (deferred): a file made with the page would be dropped by the next
+    # run while the browser still checks its address (a 404 in the console when the page changes at once).
+    st.download_button("Export JSON", lambda inst=inst: inst.to_json(), file_name="instance.json",
+                       mime="application/json", key="design_export")
     st.caption("Algorithm, horizon and seed are chosen on the Watch page; the address bar's link holds them all.")
 with right:
     objectives = None

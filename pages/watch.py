@@ -17,13 +17,9 @@ state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app
 
 PLAYER = "bv_watch"
 NO_RACE = "(no race)"
-# Static styles. Normal: the page starts below Streamlit's header, so the figure's title is not hidden under it.
-# Presentation mode: no sidebar, header or toolbar, larger text, the whole width for the figure.
+# Static style. Normal: the page starts below Streamlit's header, so the figure's title is not hidden under it.
+# Presentation mode (app-wide) is styled by app.py.
 PAGE_CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:3.6rem}</style>"
-PRESENT_CSS = ("<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],[data-testid='stHeader'],"
-               "[data-testid='stToolbar'],[data-testid='stExpandSidebarButton']{display:none!important}"
-               "html{font-size:20px}[data-testid='stMainBlockContainer']{padding-top:.8rem!important;"
-               "max-width:100%!important}.bv-explain{font-size:1.3rem}</style>")
 
 setting = state.current()
 inst = setting.instance
@@ -31,11 +27,10 @@ left, right = st.columns([0.74, 0.26], gap="small")
 
 with right:
     st.markdown("**Watch an algorithm learn**")
-    present = st.toggle("Presentation mode", value=bool(st.session_state.get(state.PRESENT)), key="watch_present",
-                        help="For a projector: no sidebar or toolbar, larger text and figure. The link keeps it "
-                             "(present=1).")
-    st.session_state[state.PRESENT] = present
-    st.html(PRESENT_CSS if present else PAGE_CSS)
+    present = state.presenting()
+    if not present:  # in presentation mode, the toggle is in app.py's bar above the page
+        state.presentation_toggle("watch_present")
+        st.html(PAGE_CSS)
     player.explanation(PLAYER)
     st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {inst.K} arms, {inst.L} objectives "
                f"({inst.kind}); change it on the Design page. Keys: space plays or pauses, the arrows step.")
@@ -125,5 +120,5 @@ with right:
 
 st.markdown("**The arms at the round on screen**")
 player.table(PLAYER)
-st.download_button("Download the trace (CSV)", runs.tidy(trace).to_csv(index=False),
+st.download_button("Download the trace (CSV)", lambda trace=trace: runs.tidy(trace).to_csv(index=False),  # on click
                    file_name=f"trace_{trace.algorithm}_seed{trace.seed}.csv", mime="text/csv")

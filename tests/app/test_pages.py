@@ -136,9 +136,20 @@ def test_watch_race_in_a_link_that_cannot_race_says_so():
 
 def test_watch_presentation_mode_is_kept_in_the_link():
     at = open_page("watch", {**SMALL, "present": "1"})
-    assert at.toggle(key="watch_present").value and qp(at, "present") == "1"
-    at.toggle(key="watch_present").set_value(False).run()
+    assert at.toggle(key="app_present").value and qp(at, "present") == "1"  # the toggle in the bar above the page
+    assert not [t for t in at.toggle if t.key == "watch_present"]  # one toggle on screen, not two
+    at.toggle(key="app_present").set_value(False).run()
     assert qp(at, "present") is None
+    at.toggle(key="watch_present").set_value(True).run()  # Watch's own toggle, beside the figure
+    assert qp(at, "present") == "1" and at.toggle(key="app_present").value
+
+
+@pytest.mark.parametrize("page", ["design", "compare", "papers", "learn"])
+def test_presentation_mode_is_kept_on_every_page(page):
+    at = open_page(page, {**SMALL, "present": "1"})
+    assert qp(at, "present") == "1" and at.toggle(key="app_present").value
+    at.toggle(key="app_present").set_value(False).run()
+    assert qp(at, "present") is None and not at.session_state[state.PRESENT]
 
 
 def warnings(at: AppTest) -> list[str]:

@@ -77,6 +77,14 @@ def server(served) -> str:
     return served[0]
 
 
+@pytest.fixture()
+def fresh_server() -> Iterator[str]:
+    """A server of its own that no session has reached yet (for what only a first load can show: Streamlit's legacy
+    pages/ mode lasts until some session reaches `st.navigation`). Costs a few seconds: use it sparingly."""
+    with streamlit_server() as (url, _pid):
+        yield url
+
+
 def children_cpu_seconds(pid: int) -> float:
     """CPU time (user + system) used so far by the processes below ``pid`` (its worker processes), from /proc."""
     parents, times = {}, {}
@@ -123,15 +131,37 @@ def browser():
 BASE_PATH_PROBES = ("/_stcore/health", "/_stcore/host-config")
 
 
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+def off_machine(url: str) -> bool:
+    """Whether a request for ``url`` would leave the machine (data:, blob: and local addresses do not)."""
+    parts = urllib.parse.urlparse(url)
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS
+
+
 class ConsoleLog:
-    """Every console error and uncaught page error of the browser contexts it watches."""
+    """Every console error, uncaught page error and request that leaves the machine, in the browser contexts it
+    watches. A request off the machine is recorded when it is made, whether or not it would succeed (offline, it
+    fails and Chromium logs a console error too; online, it succeeds silently)."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
+        self.off_machine: list[str] = []
 
     def watch(self, context) -> None:
         context.on("console", self._console)
-        context.on("weberror", lambda error: self.errors.append(f"uncaught page error: {error.error}"))
+        context.on("weberror", self._page_error)
+        context.on("request", self._request)
+
+    def _page_error(self, error) -> None:
+        stack = (getattr(error.error, "stack", "") or "").splitlines()[1:4]  # where it was thrown (the first frames)
+        self.errors.append(f"uncaught page error: {error.error}" + ("\n  " + "\n  ".join(stack) if stack else ""))
+
+    def _request(self, request) -> None:
+        if off_machine(request.url):
+            self.off_machine.append(request.url)
+            self.errors.append(f"request off the machine: {request.url}")
 
     def _console(self, message) -> None:
         if message.type != "error":
@@ -146,7 +176,8 @@ class ConsoleLog:
 
 @pytest.fixture(autouse=True)
 def console_log() -> Iterator[ConsoleLog]:
-    """Fails a browser test on any console error or uncaught page error in the contexts it opened."""
+    """Fails a browser test on any console error, uncaught page error or off-machine request in the contexts it
+    opened."""
     log = ConsoleLog()
     yield log
     assert not log.errors, "\n".join(log.errors)

@@ -21,8 +21,10 @@ SMALL = "T=300&seed=0"
 
 
 def settle(page, timeout: float = 90_000) -> None:
-    """Wait until the app's navigation is drawn and no script run is in progress."""
-    page.wait_for_function("() => document.querySelectorAll('.st-key-bv_nav a').length === 5", timeout=timeout)
+    """Wait until the app's navigation (the sidebar's, or the bar of presentation mode) is drawn and no script run is
+    in progress."""
+    page.wait_for_function("() => document.querySelectorAll('.st-key-bv_nav a, .st-key-bv_present_bar a').length === 5",
+                           timeout=timeout)
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
 
 
@@ -58,6 +60,15 @@ def go(page, title: str) -> None:
 
 HEADINGS = {"Watch": "Watch an algorithm learn", "Design": "Design an instance", "Compare": "Compare algorithms",
             "Papers": "The papers", "Learn": "Learn: Pareto bandits"}
+
+
+# The number of arm markers the page's first figure draws, by trace type (the preview's fronts are drawn as markers;
+# `_fullData` holds the decoded arrays, `data` may hold them base64-encoded).
+PREVIEW_POINTS = """() => { const out = {};
+  for (const t of document.querySelector('.js-plotly-plot')._fullData) {
+    if (t.type === 'mesh3d' || !(t.mode || 'markers').includes('markers')) continue;
+    out[t.type || 'scatter'] = (out[t.type || 'scatter'] || 0) + (t.x || []).length; }
+  return out; }"""
 
 
 def pick(page, label: str, option: str) -> None:
@@ -234,8 +245,17 @@ def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, sc
     page.wait_for_function("() => location.search.includes('gen=')")
     settle(page)
     assert "8 arms, 3 objectives" in sidebar(page)
-    assert "8 arms" in page.locator("[data-testid='stMain']").inner_text() or page.locator("h3").count()
+    name = "uniform box K=8 L=3 seed=0"  # the generated instance's name
+    assert name in page.locator("h3").first.inner_text()  # the table's title names it
+    page.wait_for_function(f"() => JSON.stringify(({PREVIEW_POINTS})()) === '{{\"scatter3d\":8}}'",
+                           timeout=20_000)  # the preview draws its 8 arms in 3-D (once Plotly has redrawn it)
     screenshot(page, "journey_sidebar_after_generate")
+    go(page, "Watch")
+    page.wait_for_selector(FIGURE)
+    caption = page.locator("[data-testid='stMain'] [data-testid='stCaptionContainer']").filter(has_text="Instance")
+    assert f"Instance {name}: 8 arms, 3 objectives" in caption.first.inner_text()
+    assert "8 arms, 3 objectives" in sidebar(page)
+    screenshot(page, "journey_sidebar_generated_on_watch")
 
 
 # ---------------------------------------------------------------------- Compare, per family and mixed
@@ -415,3 +435,228 @@ def test_every_page_keeps_what_the_user_set_after_a_visit_to_another_page(new_co
     no_traceback(page)
     assert query(page) == link and setting_text(page) == side  # the setting is untouched by the visit
     screenshot(page, f"journey_kept_{title.lower()}")
+
+
+# ---------------------------------------------------------------------- reload and a fresh tab keep everything
+# Whether the Design preview draws an arm at ``x`` (the first objective of an edited cell).
+PREVIEW_HAS_X = ("(x) => [...document.querySelectorAll('.js-plotly-plot')]"
+                 ".some(p => p._fullData.some(t => Array.from(t.x || []).includes(x)))")
+
+
+def design_edit_kept(page) -> None:
+    """The Design page shows the edited instance: its title, the sidebar, the link and the preview's point."""
+    page.wait_for_selector(FIGURE)
+    wait_text(page, "custom (from default)", "h3")
+    assert "custom (from default)" in sidebar(page)
+    assert link_means(page)[0][0] == 0.97
+    page.wait_for_function(PREVIEW_HAS_X, arg=0.97, timeout=30_000)
+    no_traceback(page)
+
+
+def watch_choices_kept(page) -> None:
+    """Watch shows the algorithm, parameter and rival chosen before: the sidebar, the player's figure, the form."""
+    page.wait_for_selector(FIGURE)
+    wait_text(page, "mo_epsilon_greedy played", "[data-testid='stMarkdown']")
+    wait_text(page, "uniform played", "[data-testid='stMarkdown']")
+    assert "Algorithm: mo_epsilon_greedy, T = 300, seed 0" in sidebar(page)
+    assert page.get_by_role("combobox", name="Race against").input_value() == "uniform"
+    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    assert "mo_epsilon_greedy" in page.get_by_role("combobox", name="Algorithm").input_value()
+    assert float(page.get_by_role("spinbutton", name="epsilon").input_value()) == 0.25
+    no_traceback(page)
+
+
+def test_reload_and_a_fresh_tab_keep_the_design_edit_and_the_watch_choices(new_context, server, screenshot):
+    context = new_context(*LAPTOP)
+    page = context.new_page()
+    page.goto(f"{server}/design?preset=default&alg=pareto_ucb1&{SMALL}")
+    settle(page)
+    page.wait_for_selector(FIGURE)
+    edit_cell(page, 0, 1, "0.97")
+    wait_means(page, 0, 0, 0.97)
+    settle(page)
+    page.reload()
+    settle(page)
+    design_edit_kept(page)
+    screenshot(page, "journey_reload_design")
+    tab = context.new_page()  # the current address in a fresh tab: a new session
+    tab.goto(page.url)
+    settle(tab)
+    design_edit_kept(tab)
+    screenshot(tab, "journey_fresh_tab_design")
+    tab.close()
+
+    go(page, "Watch")
+    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    pick(page, "Algorithm", "mo_epsilon_greedy")
+    epsilon = page.get_by_role("spinbutton", name="epsilon")
+    epsilon.fill("0.25")
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_function("() => location.search.includes('alg=mo_epsilon_greedy')")
+    settle(page)
+    pick(page, "Race against", "uniform")
+    page.wait_for_function("() => location.search.includes('race=uniform')")
+    settle(page)
+    assert json.loads(query(page)["p"]) == {"epsilon": 0.25}
+    page.reload()
+    settle(page)
+    watch_choices_kept(page)
+    assert link_means(page)[0][0] == 0.97  # the Design edit too
+    screenshot(page, "journey_reload_watch")
+    tab = context.new_page()
+    tab.goto(page.url)
+    settle(tab)
+    watch_choices_kept(tab)
+    screenshot(tab, "journey_fresh_tab_watch")
+
+
+# ---------------------------------------------------------------------- every page on each instance kind
+def page_is_clean(page, name: str) -> None:
+    """No traceback, no error message, and the sidebar names the instance."""
+    no_traceback(page)
+    errors = page.locator("[data-testid='stAlertContentError']").all_inner_texts()
+    assert not errors, errors
+    assert f"Instance: {name}" in sidebar(page)
+
+
+@pytest.mark.parametrize("preset", ["lexicographic_lambda_0.1", "mol_ts_3d", "risk_averse_table1"],
+                         ids=["linear", "contextual", "distributions"])
+def test_every_page_on_an_instance_of_each_kind(new_context, server, screenshot, preset):
+    name = banditviz.preset(preset).name
+    page = open_at(new_context, server, "design?preset=default&alg=pareto_ucb1&T=300&seed=0", LAPTOP)
+    page.locator("[data-testid='stRadio']").filter(has_text="Objectives drawn").get_by_text("any", exact=True).click()
+    rerun_done(page)
+    pick(page, "Preset", preset)
+    rerun_done(page)
+    page.get_by_role("button", name="Load preset").click()
+    wait_text(page, f"Instance: {name}", "[data-testid='stSidebar']")
+    settle(page)
+    wait_text(page, f"Arms of {name}", "h3")
+    page.wait_for_selector(FIGURE)
+    page_is_clean(page, name)
+    screenshot(page, f"journey_kind_{preset}_design")
+
+    go(page, "Watch")
+    page.wait_for_selector(FIGURE)
+    wait_text(page, " played ", "[data-testid='stMarkdown']")
+    page_is_clean(page, name)
+    screenshot(page, f"journey_kind_{preset}_watch")
+
+    go(page, "Compare")
+    page.get_by_role("button", name="Run the comparison").click()  # its defaults: the algorithms of the task
+    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=120_000)
+    settle(page)
+    assert page.locator(FIGURE).count() >= 1
+    page_is_clean(page, name)
+    screenshot(page, f"journey_kind_{preset}_compare", height=1600)
+
+    for title in ("Learn", "Papers"):
+        go(page, title)
+        page.wait_for_selector(FIGURE)
+        page_is_clean(page, name)
+        screenshot(page, f"journey_kind_{preset}_{title.lower()}")
+    assert query(page)["preset"] == preset  # the link still holds the instance
+
+
+# ---------------------------------------------------------------------- the first load, on a fresh server
+# Installed before any page script: records, from navigation start, whether Streamlit's legacy navigation of the
+# pages/ folder (raw file names) or a Deploy button is ever in the page, on every DOM change and every 20 ms.
+FIRST_LOAD_PROBE = """
+window.__bvFirstLoad = {legacyNav: [], deploy: 0, looks: 0};
+const look = () => {
+  window.__bvFirstLoad.looks++;
+  for (const el of document.querySelectorAll('[data-testid^="stSidebarNav"]'))
+    window.__bvFirstLoad.legacyNav.push(el.getAttribute('data-testid') + ': ' + (el.innerText || '').slice(0, 80));
+  if (document.querySelector('[data-testid="stAppDeployButton"]')) window.__bvFirstLoad.deploy++;
+};
+new MutationObserver(look).observe(document, {childList: true, subtree: true, attributes: true});
+setInterval(look, 20);
+"""
+
+
+def test_first_load_shows_one_navigation_no_deploy_button_and_asks_nothing_off_the_machine(
+        fresh_server, new_context, console_log, screenshot):
+    """On a server no session has reached yet (the only state in which Streamlit's legacy pages/ navigation can
+    show), a deep link and then the landing page: the probe watches from navigation start."""
+    for path, title in (("design?preset=default_3d&alg=pareto_ts&T=300&seed=0", "Design"), ("", "Watch")):
+        context = new_context(*LAPTOP)
+        context.add_init_script(FIRST_LOAD_PROBE)
+        page = context.new_page()
+        page.goto(f"{fresh_server}/{path}")
+        settle(page)
+        wait_text(page, HEADINGS[title], "[data-testid='stMain']")
+        page.wait_for_selector(FIGURE)
+        probe = page.evaluate("() => window.__bvFirstLoad")
+        assert probe["looks"] > 10  # the probe ran throughout
+        assert probe["legacyNav"] == [], probe["legacyNav"][:5]
+        assert probe["deploy"] == 0 and page.get_by_role("button", name="Deploy").count() == 0
+        icons = page.evaluate("() => [...document.querySelectorAll('link[rel~=icon]')].map(l => l.href)")
+        assert icons, "no page icon"
+        assert not [u for u in icons if urllib.parse.urlparse(u).hostname not in (None, "127.0.0.1")], icons
+        screenshot(page, f"journey_first_load_{title.lower()}")
+    assert console_log.off_machine == []  # nothing (the page icon, fonts) was asked from off the machine
+
+
+# ---------------------------------------------------------------------- presentation mode, app-wide
+def font_px(page, selector: str) -> float:
+    return page.evaluate("(s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize)", selector)
+
+
+# The smallest font of the page's own text (paragraphs, list items, captions, widget labels; not the bar of links).
+SMALLEST_TEXT = """() => Math.min(...[...document.querySelectorAll(
+  '[data-testid="stMain"] [data-testid="stMarkdownContainer"]')
+  ].filter(el => !el.closest('.st-key-bv_present_bar') && el.offsetParent !== null && el.innerText.trim())
+  .map(el => parseFloat(getComputedStyle(el.querySelector('p, li') || el).fontSize)))"""
+
+
+def presenting_clean(page, heading: str) -> None:
+    """The page in presentation mode: no sidebar, header or toolbar; larger text; the link keeps present=1."""
+    wait_text(page, heading, "[data-testid='stMain']")
+    page.wait_for_function("() => location.search.includes('present=1')")
+    # the style may come a moment after the page's first elements (a first load): then it holds
+    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'", timeout=5_000)
+    for chrome in ("stSidebar", "stHeader", "stToolbar"):
+        assert not page.locator(f"[data-testid='{chrome}']").is_visible(), chrome
+    assert font_px(page, "html") == 20
+    assert page.evaluate(SMALLEST_TEXT) >= 17.5  # a caption's 0.875 rem at 20 px (14 px in normal mode)
+    assert page.locator(".st-key-bv_present_bar a").count() == 5
+    no_traceback(page)
+
+
+# From navigation start: how many times (every DOM change, every 10 ms) the sidebar was seen on screen.
+SIDEBAR_PROBE = """
+window.__bvSidebarSeen = 0;
+const seen = () => { const s = document.querySelector('[data-testid="stSidebar"]');
+  if (s && getComputedStyle(s).display !== 'none') window.__bvSidebarSeen++; };
+new MutationObserver(seen).observe(document, {childList: true, subtree: true});
+setInterval(seen, 10);
+"""
+
+
+def test_presentation_mode_holds_on_every_page(new_context, server, screenshot):
+    page = open_at(new_context, server, f"?preset=default&alg=pareto_ucb1&{SMALL}", FULL_HD)
+    page.wait_for_selector(FIGURE)
+    assert page.locator("[data-testid='stSidebar']").is_visible() and page.evaluate(SMALLEST_TEXT) <= 14
+    page.locator("[data-testid='stMain']").get_by_text("Presentation mode").click()  # Watch's toggle
+    presenting_clean(page, HEADINGS["Watch"])
+    for title in ("Design", "Compare", "Papers", "Learn", "Watch"):
+        page.locator(".st-key-bv_present_bar a", has_text=title).click()  # the bar above the page
+        presenting_clean(page, HEADINGS[title])
+        settle(page)
+        if title != "Compare":  # (Compare draws its figures after a run)
+            page.wait_for_selector(FIGURE)
+        page.wait_for_timeout(800)  # tables and figures finish drawing
+        screenshot(page, f"journey_present_{title.lower()}")
+    context = new_context(*LAPTOP)  # the link, opened elsewhere on another page
+    context.add_init_script(SIDEBAR_PROBE)
+    other = context.new_page()
+    other.goto(f"{server}/compare?present=1&preset=default&alg=pareto_ucb1&{SMALL}")
+    settle(other)
+    presenting_clean(other, HEADINGS["Compare"])
+    assert other.evaluate("() => window.__bvSidebarSeen") == 0  # not even for a moment while the page loaded
+    other.locator(".st-key-bv_present_bar").get_by_text("Presentation mode").click()  # and out again
+    other.wait_for_function("() => !location.search.includes('present=1')")
+    settle(other)
+    assert other.locator("[data-testid='stSidebar']").is_visible()
+    assert font_px(other, "html") == 16
+    screenshot(other, "journey_present_off_compare")
