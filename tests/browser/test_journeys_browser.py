@@ -74,9 +74,20 @@ PREVIEW_POINTS = """() => { const out = {};
 def pick(page, label: str, option: str) -> None:
     """Choose ``option`` in the selectbox labelled ``label``: click it, type the option (the menu draws only some
     options of a long list, so a person types to narrow it), click the option."""
-    page.get_by_label(label, exact=True).first.click()
-    page.keyboard.type(option)
-    page.get_by_role("option", name=option).first.click()
+    choice = page.get_by_role("option", name=option).first
+    for attempt in range(3):  # a rerun may redraw the selectbox under the cursor and close its menu: try again
+        page.get_by_label(label, exact=True).first.click()
+        page.keyboard.type(option)
+        try:
+            choice.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                page.screenshot(path=f"artifacts/screenshots/journey_pick_failed_{label.replace(' ', '_')}.png")
+                raise
+            page.keyboard.press("Escape")
+            settle(page)
+    choice.click()
 
 
 # ---------------------------------------------------------------------- deep links
@@ -134,17 +145,19 @@ def edit_cell(page, row: int, column: int, value: str, columns: int = 3) -> None
     """Type ``value`` into the arm table's cell (row, column), as a person does: click, Enter, type, Enter.
     Columns count the arm name as 0; the grid draws a row-marker column (33 px) and equal-width columns."""
     table = page.locator("[data-testid='stDataFrame']").first
-    table.wait_for(state="visible", timeout=20_000)
-    grid = table.bounding_box()
-    width = (grid["width"] - 33) / columns
     editor = page.locator("#portal textarea, #portal input").first
-    for _ in range(5):  # the grid may still be settling after the last rerun: click again until it opens
+    for attempt in range(8):  # the grid may still be settling after a rerun: measure it again, click until it opens
+        settle(page)
+        table.wait_for(state="visible", timeout=20_000)
+        grid = table.bounding_box()
+        width = (grid["width"] - 33) / columns
         page.mouse.click(grid["x"] + 33 + (column + 0.5) * width, grid["y"] + 35 + 35 * row + 17)
         page.keyboard.press("Enter")
         try:
             editor.wait_for(timeout=2_000)
             break
         except PlaywrightTimeout:
+            page.screenshot(path=f"artifacts/screenshots/journey_edit_cell_retry_{attempt}.png")  # for a person to see
             continue
     editor.fill(value)
     editor.press("Enter")
