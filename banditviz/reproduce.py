@@ -5,6 +5,11 @@ banditviz/results/NAME.parquet`` writes (optionally with ``--seeds N`` / ``--hor
 down): the tidy sweep table plus, in the file's key-value metadata, the config's text, the seeds, the
 horizon and the package version that made it (`banditviz.sweep.provenance`). Nothing here is typed in:
 every number the Papers page shows is read from such a file or recomputed from its config.
+
+A result scaled down by instances (RAMGapE Exp. 1: its 50 patterns at one run each cost about 25 minutes of
+CPU here) is computed by the CLI from a copy of the config that keeps only the first instances; its metadata
+then holds the full config's text and, under ``instances``, the labels of the instances it holds, so that
+`Result.config` is what was run and `Result.scale` says how much was left out.
 """
 
 from __future__ import annotations
@@ -37,9 +42,13 @@ class Result:
 
     @cached_property
     def config(self) -> SweepConfig:
-        """The config that made this table (its seeds and horizon as shipped, not as in the file)."""
+        """The config that made this table (its seeds, horizon and instances as shipped, not as in the file)."""
         full = self.full_config
-        return dataclasses.replace(full, seeds=tuple(json.loads(self.meta["seeds"])), horizon=int(self.meta["horizon"]))
+        instances = full.instances
+        if "instances" in self.meta:
+            instances = {label: full.instances[label] for label in json.loads(self.meta["instances"])}
+        return dataclasses.replace(full, seeds=tuple(json.loads(self.meta["seeds"])), horizon=int(self.meta["horizon"]),
+                                   instances=instances)
 
     @cached_property
     def full_config(self) -> SweepConfig:
@@ -59,6 +68,10 @@ class Result:
         full_seeds, full_horizon = len(normalise_seeds(written["seeds"])), int(written["horizon"])
         seeds, horizon = self.runs_per_point, int(self.meta["horizon"])
         parts = []
+        if "instances" in self.meta:
+            shipped_n, full_n = len(json.loads(self.meta["instances"])), len(written["instances"])
+            if shipped_n < full_n:
+                parts.append(f"the first {shipped_n} of {full_n} instances (1/{full_n / shipped_n:.3g})")
         if seeds < full_seeds:
             parts.append(f"{seeds} of {full_seeds} runs per point (1/{full_seeds / seeds:.3g})")
         if horizon < full_horizon:

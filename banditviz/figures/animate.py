@@ -44,9 +44,20 @@ from .palette import INK, STATUS_COLORS, STATUS_LABELS, axis_label, base_layout,
 BOX_LABEL = "confidence box"
 MAX_SHOWN_CUBOIDS = 20  # more arms in 3-D: cuboids start hidden (one legend click shows them)
 MAX_LABELLED_3D = 15  # more arms in 3-D: no arm labels (hover names them)
-OUTSIDE_LABEL_3D = "estimate outside the view (shown at its edge)"
+TRUE_MEAN_LABEL = "true mean (unseen by learner)"
+OUTSIDE_LABEL_3D = "estimate off the view (at edge)"
 SPEEDS = (("slow", 480), ("normal", 120), ("fast", 30))  # (label, ms per frame); doubled in 3-D (full redraws)
 MAX_STRIPS = 5
+PANEL_TITLE_SIZE = 18  # px: a panel's title (its curve names are in its legend) fits a third of a 660 px figure
+START_WITH = "bv_start_with"  # a style key (removed before drawing): the trace's data before the first frame applied
+# 3-D camera: seen from low and close, so that the scene fills its wide, short domain at 1366x768 with every
+# axis title inside it (judged in screenshots at 1366x768 and 1920x1080; checked in the browser test)
+# Legend-only entries of a 3-D scene's traces are 2-D traces on the curves' axes (every figure with a scene has
+# them): an empty trace in the scene is still a WebGL object that each frame's restyle updates and redraws.
+LEGEND_AXES = {"xaxis": "x1", "yaxis": "y1"}
+SCENE_WIDTH = 0.64  # share of the figure's width: a 3-D scene needs more than a plane (its corners stick out)
+SCENE_ASPECT = {"x": 1.0, "y": 1.0, "z": 0.65}
+SCENE_CAMERA = {"eye": {"x": 1.55, "y": 1.55, "z": 0.72}, "center": {"x": 0.04, "y": -0.04, "z": -0.1}}
 # JSON budget of a figure (issue 14: <= 2 MB for every preset) and its measured cost per arm and frame (2-D
 # and strips, 3-D; the meta table included), plus the sampled vectors of Thompson sampling; many arms get
 # fewer frames, never fewer than MIN_FRAMES.
@@ -150,23 +161,17 @@ def _statuses_used(ctx: _Ctx) -> list[int]:
     return sorted(used)
 
 
-def _legend_dummies(statuses: list[int], mode3d: bool = False) -> list[dict]:
+def _legend_dummies(statuses: list[int]) -> list[dict]:
     """Legend-only entries: one per arm status (the estimates trace carries a colour array) and one for
     the boxes (their traces start empty, and Plotly hides an empty trace's legend entry)."""
-    kind = "scatter3d" if mode3d else "scatter"
-    box = {"type": kind, "x": [None], "y": [None], "mode": "markers", "name": BOX_LABEL, "legendgroup": "boxes",
-           "marker": {"symbol": "square", "size": 18, "color": rgba("#555555", 0.12),
-                      "line": {"color": "#555555", "width": 2}}, "hoverinfo": "skip"}
-    if mode3d:
-        box["z"] = [None]
-    out = [box]
+    out = [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": BOX_LABEL, "legendgroup": "boxes",
+            "marker": {"symbol": "square", "size": 18, "color": rgba("#555555", 0.12),
+                       "line": {"color": "#555555", "width": 2}}, "hoverinfo": "skip"}]
     for s in statuses:
         name = STATUS_NAMES[s]
-        t = {"type": kind, "x": [None], "y": [None], "mode": "markers", "name": STATUS_LABELS[name],
-             "marker": {"color": STATUS_COLORS[name], "size": 14}, "legendgroup": "status", "hoverinfo": "skip"}
-        if mode3d:
-            t["z"] = [None]
-        out.append(t)
+        out.append({"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": STATUS_LABELS[name],
+                    "marker": {"color": STATUS_COLORS[name], "size": 14}, "legendgroup": "status",
+                    "hoverinfo": "skip"})
     return out
 
 
@@ -211,7 +216,7 @@ class _Plane(_Panel):
     # truth -------------------------------------------------------------------------------------
     def _truth_styles(self) -> list[dict]:
         return [
-            self._ax({"type": "scatter", "mode": "markers", "name": "true mean (unknown to the learner)",
+            self._ax({"type": "scatter", "mode": "markers", "name": TRUE_MEAN_LABEL,
                       "marker": {"symbol": "x-thin-open", "size": 14, "color": STATUS_COLORS["true"],
                                  "line": {"width": 2.5, "color": STATUS_COLORS["true"]}}, "opacity": 0.75,
                       "legendgroup": "truth", "hovertemplate": "true mean<br>%{x:.3f}, %{y:.3f}<extra></extra>"}),
@@ -380,7 +385,7 @@ class _Scene(_Panel):
         return {"x": c.num(pts[:, 0]), "y": c.num(pts[:, 1]), "z": c.num(pts[:, 2])}
 
     def _truth_styles(self) -> list[dict]:
-        return [{"type": "scatter3d", "mode": "markers", "name": "true mean (unknown to the learner)",
+        return [{"type": "scatter3d", "mode": "markers", "name": TRUE_MEAN_LABEL,
                  "marker": {"symbol": "square-open", "size": 5, "color": STATUS_COLORS["true"]}, "opacity": 0.8,
                  "legendgroup": "truth", "hoverinfo": "skip"},
                 {"type": "scatter3d", "mode": "markers", "name": "true Pareto-optimal arm",
@@ -393,13 +398,12 @@ class _Scene(_Panel):
         return [self._xyz(pts, self.ctx), self._xyz(pts[pareto.pareto_mask(m)], self.ctx)]
 
     def statics(self) -> list[dict]:
-        out = _legend_dummies(self.statuses, mode3d=True)
+        out = [{**t, **LEGEND_AXES} for t in _legend_dummies(self.statuses)]
         if self.hide_boxes:
             out[0].update(visible="legendonly", name=BOX_LABEL + " (click to show)")
         if self.show_truth and not self.ctx.truth_moves:
-            out += [_merge(s, d) for s, d in zip(self._truth_styles(), self._truth_data(0), strict=True)]
-        for t in out:
-            t["scene"] = self.scene
+            out += [{**_merge(s, d), "scene": self.scene}
+                    for s, d in zip(self._truth_styles(), self._truth_data(0), strict=True)]
         return out
 
     def styles(self) -> list[dict]:
@@ -419,10 +423,10 @@ class _Scene(_Panel):
                         "legendgroup": "boxes", "hoverinfo": "skip",
                         "line": {"width": width, "colorscale": scale, "cmin": -0.5, "cmax": n_st - 0.5}})
         out += [
-            {"type": "scatter3d", "mode": "markers", "name": "estimated Pareto front (arms)",
+            {"type": "scatter3d", "mode": "markers", "name": "estimated Pareto front",
              "marker": {"symbol": "diamond-open", "size": 12, "color": STATUS_COLORS["front"],
                         "line": {"width": 3}}, "hoverinfo": "skip"},
-            {"type": "mesh3d", "name": "estimated effective front (hull facets)", "showlegend": True,
+            {"type": "mesh3d", "name": "estimated effective front", "showlegend": True,
              "color": STATUS_COLORS["hull"], "opacity": 0.35, "flatshading": True, "hoverinfo": "skip"},
             {"type": "scatter3d", "mode": "markers", "name": "estimated mean",
              "showlegend": False, "marker": {"size": 7, "line": {"color": "white", "width": 1}},
@@ -435,8 +439,13 @@ class _Scene(_Panel):
              "marker": {"symbol": "cross", "size": 9, "line": {"width": 1}}, "hoverinfo": "skip"},
         ]
         if K <= MAX_LABELLED_3D:  # labels above the points (drawn last), so that no point hides one
+            # Every label drawn once, transparent, with the figure: plotly.js caches a text's glyphs scaled by the
+            # scene's pixel ratio when first drawn (1 with the figure, 2 later), so a label first drawn by a frame
+            # would be half the size of one drawn with the figure (round 1's lone "0" stayed large all run long).
             out.append({"type": "scatter3d", "mode": "text", "name": "arm labels", "showlegend": False,
-                        "textfont": {"size": 34, "color": INK}, "hoverinfo": "skip"})
+                        "hoverinfo": "skip", "textfont": {"size": 18, "color": INK},
+                        START_WITH: {**self._xyz(np.tile(self.centre, (K, 1)), self.ctx),
+                                     "text": [str(a) for a in range(K)], "textfont": {"color": rgba(INK, 0)}}})
         for t in out:
             t["scene"] = self.scene
             if self.hide_boxes and t.get("legendgroup") == "boxes":
@@ -498,7 +507,7 @@ class _Scene(_Panel):
             lift = np.array([0.0, 0.0, 0.06 * (self.ranges[2, 1] - self.ranges[2, 0])])
             shown = np.flatnonzero(ok)
             at = np.clip(est[shown], self.ranges[:, 0], self.ranges[:, 1]) + lift
-            out.append({**self._xyz(at, c), "text": [str(a) for a in shown]})
+            out.append({**self._xyz(at, c), "text": [str(a) for a in shown], "textfont": {"color": INK}})
         return out
 
     def axes(self) -> dict:
@@ -506,8 +515,8 @@ class _Scene(_Panel):
         (xd, yd), r = self.domain, self.ranges
         ax = {f"{a}axis": {"range": r[j].tolist(), "title": {"text": _axis_title(self.ctx, j)}, "nticks": 4,
                            "tickformat": ".2~f"} for j, a in enumerate("xyz")}
-        return {self.scene: {"domain": {"x": list(xd), "y": list(yd)}, "aspectmode": "cube", **ax,
-                             "camera": {"eye": {"x": 1.55, "y": 1.55, "z": 1.05}}}}
+        return {self.scene: {"domain": {"x": list(xd), "y": list(yd)}, "aspectmode": "manual",
+                             "aspectratio": SCENE_ASPECT, **ax, "camera": SCENE_CAMERA}}
 
 
 class _Strips(_Panel):
@@ -544,7 +553,7 @@ class _Strips(_Panel):
         return _status_of(snap) != REJECTED
 
     def _truth_style(self, i: int) -> dict:
-        return {"type": "scatter", "mode": "markers", "name": "true mean (unknown to the learner)",
+        return {"type": "scatter", "mode": "markers", "name": TRUE_MEAN_LABEL,
                 "marker": {"symbol": "line-ew-open", "size": 26, "color": STATUS_COLORS["true"],
                            "line": {"width": 3, "color": STATUS_COLORS["true"]}},
                 "legendgroup": "truth", "showlegend": i == 0, "hoverinfo": "skip", **self._ref(i)}
@@ -633,13 +642,13 @@ def _curve_series(ctx: _Ctx, task: str) -> tuple[str, list[tuple[str, np.ndarray
     m = tr.metrics
     if task == "identify":
         series = [undecided] + ([("error (1 = recommended set is wrong)", inst("error"))] if "error" in m else [])
-        return "undecided arms and error", series
+        return "undecided, error", series
     if task == "lexicographic":
         lex = sorted((k for k in m if k.startswith("lex_regret_")), key=lambda k: int(k.rsplit("_", 1)[1]))
         if lex:
             return "cumulative regret", [(f"objective {k.rsplit('_', 1)[1]}", cum(k)) for k in lex]
     if task == "risk-averse" and "simple_regret" in m:
-        return "simple regret of the recommendation", [("simple regret", inst("simple_regret"))]
+        return "simple regret", [("simple regret", inst("simple_regret"))]
     named = [("pareto_regret", "Pareto regret"), ("effective_regret", "effective Pareto regret")]
     series = [(label, cum(k)) for k, label in named if k in m]
     if series:
@@ -850,14 +859,15 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     if strips:
         main: _Panel = _Strips(ctx, show_truth, first_axis=3)
     elif len(obj) == 3:
-        main = _Scene(ctx, show_truth)
+        right = (SCENE_WIDTH + 0.06, 1.0)
+        main = _Scene(ctx, show_truth, ((0, SCENE_WIDTH), (0, 1)))
     else:
         main = _Plane(ctx, show_truth, x="x3", y="y3")
     curves = _Curves(ctx, task, 1, (right, (0.58, 1.0)))
     panels = [main, curves, _Pulls(ctx, 2, (right, (0.0, 0.42)))]
     redraw = isinstance(main, _Scene)
     curves.x_title = ""  # said by the panel title: a "round t" axis title would collide with the pulls title
-    notes = [_panel_title(f"{curves.title} by round", right[0], 1.0), _panel_title("pulls per arm", right[0], 0.42)]
+    notes = [_panel_title(curves.title, right[0], 1.0), _panel_title("pulls per arm", right[0], 0.42)]
     meta = explain.meta(trace, ctx.idx, ctx.rounds, obj, redraw)
     return _assemble(panels, [], _title(trace, task), notes, meta, controls, height)
 
@@ -923,7 +933,7 @@ def race_frames(rounds_a: np.ndarray, rounds_b: np.ndarray, max_frames: int
 
 def _panel_title(text: str, x: float, y: float) -> dict:
     return {"text": text, "x": x, "y": y, "xref": "paper", "yref": "paper", "xanchor": "left", "yanchor": "bottom",
-            "showarrow": False, "font": {"size": 20, "color": INK}}
+            "showarrow": False, "font": {"size": PANEL_TITLE_SIZE, "color": INK}}
 
 
 def _quiet(traces: list[dict]) -> list[dict]:
@@ -950,11 +960,12 @@ def _assemble(panels: list[_Panel], twins: list[_Panel], title: str, notes: list
         for d, s in zip(data, styles, strict=True):
             d["type"] = s["type"]
         frames.append({"name": str(n), "data": data, "traces": moving})
-    base = [_merge(s, d) for s, d in zip(styles, frames[0]["data"], strict=True)]
+    base = [_merge(s, s.pop(START_WITH, d)) for s, d in zip(styles, frames[0]["data"], strict=True)]
     H = height or 860
     rows = -(-sum(1 for t in statics if t.get("showlegend", True) and "legend" not in t) // LEGEND_COLUMNS)
     title_px, row_px, notes_px = 44, 26, 40
-    margin = {"l": 90, "r": 30, "t": title_px + rows * row_px + notes_px, "b": 150 if controls else 60}
+    left = 20 if isinstance(everything[0], _Scene) else 90  # a scene draws its own axes inside its domain
+    margin = {"l": left, "r": 30, "t": title_px + rows * row_px + notes_px, "b": 150 if controls else 60}
     layout = base_layout(title, height=H, uirevision="keep", hovermode="closest", margin=margin,
                          meta={"bv": meta})
     layout["title"].update(y=0.985, yref="container", yanchor="top")
@@ -977,12 +988,10 @@ def _legend_entry(style: dict) -> dict:
     """
     group = style.setdefault("legendgroup", style["name"])
     style["showlegend"] = False
-    three = style["type"] in ("scatter3d", "mesh3d")
-    entry = {"type": "scatter3d" if three else "scatter", "x": [None], "y": [None], "name": style["name"],
+    entry = {"type": "scatter", "x": [None], "y": [None], "name": style["name"],
              "legendgroup": group, "hoverinfo": "skip", "mode": style.get("mode", "markers")}
-    if three:
-        entry["z"] = [None]
-        entry["scene"] = style.get("scene", "scene")
+    if style["type"] in ("scatter3d", "mesh3d"):
+        entry.update(LEGEND_AXES)
     else:
         entry.update(xaxis=style.get("xaxis", "x"), yaxis=style.get("yaxis", "y"))
     if style["type"] == "mesh3d":

@@ -30,7 +30,7 @@ STATUS_LABELS: dict[str, str] = {
     "active": "active arm (undecided)",
     "accepted": "accepted arm",
     "rejected": "rejected arm",
-    "candidate": "candidate arm (on the estimated front)",
+    "candidate": "candidate (on estimated front)",
 }
 
 # Curves of several algorithms: the Okabe-Ito order, then repeated with a dash pattern.
@@ -46,6 +46,29 @@ INK = "#222222"  # every text: 15.9:1 on white
 GRID = "#D9D9D9"
 _AXIS_KEY = re.compile(r"^[xy]axis\d*$")
 _SCENE_KEY = re.compile(r"^scene\d*$")
+
+
+# Longest line of a figure title (24 px), of its subtitle lines (<sup>, 17 px) and of a 16 px note that fits a
+# figure in half the page at 1366x768 (~480 px; ~0.55 em a character on average)
+TITLE_CHARS = 34
+SUBTITLE_CHARS = 48
+NOTE_CHARS = 52
+
+
+def wrap(text: str, width: int) -> str:
+    """``text`` broken with ``<br>`` between words into lines of at most ``width`` characters (a longer word alone)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
+
+
+def titled(main: str, sub: str) -> str:
+    """A figure title: ``main`` on the first line, ``sub`` below it in smaller type, wrapped to fit a narrow figure."""
+    return main + "".join(f"<br><sup>{line}</sup>" for line in wrap(sub, SUBTITLE_CHARS).split("<br>"))
 
 
 def rgba(color: str, alpha: float) -> str:
@@ -100,6 +123,13 @@ def finish(layout: dict[str, Any]) -> dict[str, Any]:
             for a in "xyz":
                 _legible_axis(value.setdefault(f"{a}axis", {}))
     return layout
+
+
+def legible(fig: Any) -> Any:
+    """``fig`` (a `go.Figure` built with its own axes, e.g. by `make_subplots`) given `finish`'s fonts; returns it."""
+    layout = fig.layout.to_plotly_json()
+    fig.update_layout(finish({k: v for k, v in layout.items() if _AXIS_KEY.match(k) or _SCENE_KEY.match(k)}))
+    return fig
 
 
 def _luminance(color: str) -> float:

@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy import stats
 
-from .palette import base_layout, plain, rgba, series_color
+from .palette import base_layout, legible, plain, rgba, series_color
 from .static import metric_label, wilson_interval
 
 TRIM = 0.25  # share cut from each end by the trimmed mean (scipy.stats.trim_mean)
@@ -80,7 +80,7 @@ def curves(table: pd.DataFrame, metrics: list[str], title: str, stat: str = "mea
         fig.update_xaxes(title_text="round", row=1, col=j + 1)
     what = "25%-trimmed mean over runs" if stat == "trimmed" else "mean ± 1 sd over runs"
     fig.update_layout(**base_layout(f"{title}<br><sup>{what}</sup>"), height=480)
-    return fig
+    return legible(fig)
 
 
 def rate_against(table: pd.DataFrame, x: str, title: str) -> go.Figure:
@@ -101,7 +101,7 @@ def rate_against(table: pd.DataFrame, x: str, title: str) -> go.Figure:
                                           "arrayminus": err - lo_hi[:, 0]}))
     fig.update_layout(**base_layout(title), height=480, xaxis_title="budget T" if x == "budget" else "arms K",
                       yaxis_title="misidentification rate", yaxis_range=[-0.02, 1.02])
-    return fig
+    return legible(fig)
 
 
 def mean_against(table: pd.DataFrame, value: str, title: str, x_title: str, log_y: bool = False) -> go.Figure:
@@ -116,7 +116,7 @@ def mean_against(table: pd.DataFrame, value: str, title: str, x_title: str, log_
                                  error_y={"type": "data", "array": se}))
     fig.update_layout(**base_layout(title), height=480, xaxis_title=x_title, yaxis_title=metric_label(value),
                       yaxis_type="log" if log_y else "linear")
-    return fig
+    return legible(fig)
 
 
 def spread(table: pd.DataFrame, value: str, title: str) -> go.Figure:
@@ -127,7 +127,7 @@ def spread(table: pd.DataFrame, value: str, title: str) -> go.Figure:
         fig.add_trace(go.Box(y=part[value].astype(float), name=plain(label), boxpoints="all", jitter=0.4,
                              pointpos=0, marker={"color": series_color(i), "size": 4}, line={"color": series_color(i)}))
     fig.update_layout(**base_layout(title), height=480, showlegend=False, yaxis_title=metric_label(value))
-    return fig
+    return legible(fig)
 
 
 def pull_allocation(table: pd.DataFrame, title: str, highlight: tuple[int, ...] = ()) -> go.Figure:
@@ -144,4 +144,4 @@ def pull_allocation(table: pd.DataFrame, title: str, highlight: tuple[int, ...] 
         fig.add_trace(go.Bar(x=names, y=counts, name=plain(label), marker_color=series_color(i)))
     note = "<br><sup>* Pareto optimal</sup>" if highlight else ""
     fig.update_layout(**base_layout(title + note), height=480, barmode="group", yaxis_title="mean pulls")
-    return fig
+    return legible(fig)

@@ -27,7 +27,20 @@ from ..fronts import PERCENTILES, attainment_surfaces
 from ..instances import Instance, sample_contexts
 from ..trace import Trace
 from . import geometry as geo
-from .palette import INK, STATUS_COLORS, STATUS_LABELS, axis_label, base_layout, finish, plain, rgba, series_color
+from .palette import (
+    INK,
+    NOTE_CHARS,
+    STATUS_COLORS,
+    STATUS_LABELS,
+    axis_label,
+    base_layout,
+    finish,
+    plain,
+    rgba,
+    series_color,
+    titled,
+    wrap,
+)
 
 MAX_CURVE_POINTS = 600
 MAX_LABELLED_ARMS = 30  # more arms (the real instances have 128-500) are named on hover only
@@ -127,9 +140,9 @@ def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = No
         data.insert(1, go.Scatter(x=chain[:, 0], y=chain[:, 1], mode="lines",
                                   name="effective front (convex hull)", hoverinfo="skip",
                                   line={"color": STATUS_COLORS["hull"], "width": 6, "dash": "dot"}))
-    title = (f"{plain(instance.name) or 'instance'}: {int(P.sum())} Pareto-optimal arms, "
-             f"{int(C.sum())} on the effective front")
-    layout = base_layout(title + note, height=640)
+    title = titled(plain(instance.name) or "instance",
+                   f"{int(P.sum())} Pareto-optimal arms, {int(C.sum())} on the effective front")
+    layout = base_layout(title + note, height=640, margin={"l": 80, "r": 30, "t": 110 if note else 90, "b": 110})
     if three:
         layout["scene"] = {f"{a}axis": {"title": {"text": axis_label(instance, o)}, "nticks": 4}
                            for a, o in zip("xyz", obj, strict=True)}
@@ -182,20 +195,23 @@ def regret_curves(frame: pd.DataFrame, metric: str = "pareto_regret", log_x: boo
         data.append(go.Scatter(x=x, y=m, mode="lines", name=f"{alg} (mean of {seeds} seeds)", legendgroup=str(alg),
                                line={"color": c, "width": 4, "dash": "solid" if i < 8 else "dash"},
                                hovertemplate=f"{alg}<br>round %{{x}}: %{{y:.4g}}<extra></extra>"))
-    layout = base_layout(f"cumulative {label} (mean over seeds, band ±1 standard error)", height=600)
+    layout = base_layout(titled(f"cumulative {label}", "mean over seeds, band ±1 standard error"), height=600)
     layout.update(xaxis={"title": {"text": "round t"}, "type": "log" if log_x else "linear"},
                   yaxis={"title": {"text": f"cumulative {label}"}, "type": "log" if log_y else "linear"})
     return go.Figure(data=data, layout=finish(layout))
 
 
 def sample_complexity_chart(frame: pd.DataFrame) -> go.Figure:
-    """Stopping times per algorithm (box with every run as a dot); runs that never stopped are counted."""
+    """Stopping times per algorithm (box with every run as a dot); runs that never stopped are counted, and an
+    algorithm none of whose runs stopped (nothing to draw) is named in a note above the plot."""
     _require_columns(frame, ["algorithm", "seed", "stopped_at", "correct"])
-    data = []
+    data, never = [], []
     for i, alg in enumerate(pd.unique(frame["algorithm"])):
         sub = frame[frame["algorithm"] == alg]
         stopped = pd.to_numeric(sub["stopped_at"], errors="coerce")
         ok = stopped.notna()
+        if not ok.any():
+            never.append(f"{plain(str(alg))} ({len(sub)} runs)")
         right = int(sub.loc[ok, "correct"].astype(bool).sum())
         name = f"{alg}: {right} of {int(ok.sum())} stopped runs correct"
         if (~ok).any():
@@ -205,9 +221,15 @@ def sample_complexity_chart(frame: pd.DataFrame) -> go.Figure:
                            boxpoints="all", jitter=0.4, pointpos=0, marker={"color": c, "size": 8, "opacity": 0.7},
                            line={"color": c, "width": 2.5}, fillcolor=rgba(c, 0.15),
                            hovertemplate="%{x:.0f} samples<extra></extra>"))
-    layout = base_layout("sample complexity: samples used before stopping", height=520, showlegend=True)
+    layout = base_layout(titled("sample complexity", "samples used before stopping"), height=520, showlegend=True)
     layout.update(xaxis={"title": {"text": "samples until the algorithm stopped"}},
                   yaxis={"title": {"text": ""}, "autorange": "reversed"})
+    if never:
+        note = wrap("not drawn, no run stopped: " + ", ".join(never), NOTE_CHARS)
+        layout["annotations"] = [{"text": note, "x": 0, "y": 1.02, "xref": "paper", "yref": "paper",
+                                  "xanchor": "left", "yanchor": "bottom", "align": "left", "showarrow": False,
+                                  "font": {"size": 16, "color": INK}}]
+        layout["margin"] = {**layout["margin"], "t": 100 + 22 * (note.count("<br>") + 1)}
     return go.Figure(data=data, layout=finish(layout))
 
 
@@ -241,7 +263,7 @@ def success_rate_chart(frame: pd.DataFrame) -> go.Figure:
                             "thickness": 2.5, "width": 10, "color": "#222222"},
                    name="success rate (bar), 95% Wilson interval (whiskers)", showlegend=True,
                    hovertemplate="%{x}: %{y:.0%}<extra></extra>")]
-    layout = base_layout("success rate: share of runs with the right answer", height=520)
+    layout = base_layout(titled("success rate", "share of runs with the right answer"), height=520)
     layout.update(yaxis={"title": {"text": "success rate"}, "range": [0, 1.15], "tickformat": ".0%"},
                   xaxis={"title": {"text": ""}})
     return go.Figure(data=data, layout=finish(layout))
@@ -280,7 +302,8 @@ def eaf_chart(fronts: Mapping[str, Sequence[np.ndarray]], instance: Instance,
             data.append(go.Scatter(x=line[:, 0], y=line[:, 1], mode="lines", name=f"{alg}: {what}",
                                    legendgroup=str(alg), line={"color": series_color(i), "width": width, "dash": dash},
                                    hovertemplate=f"{alg}, {p:g}% surface<br>%{{x:.3f}}, %{{y:.3f}}<extra></extra>"))
-    layout = base_layout(f"estimated Pareto fronts over {runs} seeds: empirical attainment surfaces", height=640)
+    layout = base_layout(titled(f"estimated Pareto fronts, {runs} seeds", "empirical attainment surfaces"),
+                         height=640)
     layout.update(xaxis={"title": {"text": axis_label(instance, obj[0])}},
                   yaxis={"title": {"text": axis_label(instance, obj[1])}})
     return go.Figure(data=data, layout=finish(layout))
@@ -306,7 +329,7 @@ def pull_counts(trace: Trace, round_index: int = -1) -> go.Figure:
     for s in sorted(set(status.tolist())):
         name = STATUS_NAMES[s]
         data.append(go.Bar(x=[None], y=[None], name=STATUS_LABELS[name], marker={"color": STATUS_COLORS[name]}))
-    layout = base_layout(f"{trace.algorithm}: pulls per arm after round {snap.t} (★ = truly Pareto optimal)",
-                         height=520, barmode="overlay")
+    title = titled(f"{plain(trace.algorithm)}: pulls per arm", f"after round {snap.t}; ★ = truly Pareto optimal")
+    layout = base_layout(title, height=520, barmode="overlay")
     layout.update(xaxis={"title": {"text": "arm"}, "type": "category"}, yaxis={"title": {"text": "pulls"}})
     return go.Figure(data=data, layout=finish(layout))

@@ -68,9 +68,10 @@ SPEED = """async ([label, ms]) => {
   p.actions.play();
   return rates;
 }"""
-# Every SVG text of a kind in the chart: its rendered size (px), fill, and the paper colour behind it.
-TEXTS = """(sel) => {
-  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');
+# Every SVG text of a kind in the charts matching a selector: its rendered size (px), fill, and the paper colour
+# behind it.
+VISIBLE = "Array.from(document.querySelectorAll(charts)).filter((gd) => gd.getBoundingClientRect().width > 0)"
+TEXTS = """([charts, sel]) => VISIBLE.flatMap((gd) => {
   const probe = document.createElement('span');
   document.body.appendChild(probe);
   probe.style.color = gd._fullLayout.paper_bgcolor;
@@ -79,9 +80,32 @@ TEXTS = """(sel) => {
   return Array.from(gd.querySelectorAll(sel)).filter((t) => t.textContent.trim()).map((t) => ({
     text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize), fill: getComputedStyle(t).fill,
     opacity: parseFloat(getComputedStyle(t).fillOpacity), paper}));
-}"""
-TICKS = "g.xtick text, g.ytick text, g.x2tick text, g.y2tick text, g.x3tick text, g.y3tick text"
+})""".replace("VISIBLE", VISIBLE)
+# Titles, annotations and legend entries that run past their chart's left or right edge (cut off on screen).
+CUT = """(charts) => VISIBLE.flatMap((gd) => {
+  const box = gd.getBoundingClientRect();
+  return Array.from(gd.querySelectorAll('.gtitle, g.annotation text, g.legend text'))
+    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0).map((t) => {
+      const r = t.getBoundingClientRect();
+      return {text: t.textContent, over: Math.max(box.left - r.left, r.right - box.right)};
+    }).filter((t) => t.over > 1);
+})""".replace("VISIBLE", VISIBLE)
+TICKS = "g[class$='tick'] text"  # every 2-D axis's tick labels (g.xtick, g.y3tick, ...)
 TITLES = "g[class^='g-x'][class$='title'] text, g[class^='g-y'][class$='title'] text"
+
+
+def assert_legible_charts(page, charts: str = ".js-plotly-plot") -> None:
+    """Every chart on screen matching ``charts`` (not one in a hidden tab), as drawn: tick labels >= 16 px, axis
+    titles >= 18 px, dark on the paper (contrast >= 4.5), and no title, annotation or legend entry cut at the chart's
+    edge."""
+    ticks = page.evaluate(TEXTS, [charts, TICKS])
+    titles = page.evaluate(TEXTS, [charts, TITLES])
+    assert ticks and titles, charts
+    for kind, texts, least in (("tick label", ticks, 16), ("axis title", titles, 18)):
+        for t in texts:
+            assert t["size"] >= least, (kind, t)
+            assert t["opacity"] >= 0.99 and contrast(rgb(t["fill"]), rgb(t["paper"])) >= 4.5, (kind, t)
+    assert page.evaluate(CUT, charts) == []
 
 
 def label_heights(page) -> list[int]:
@@ -104,6 +128,47 @@ def label_heights(page) -> list[int]:
     page.evaluate(toggle, True)
     labels, _ = ndimage.label(ndimage.binary_dilation(np.abs(shown - hidden) > 60, iterations=2))
     return sorted(s[0].stop - s[0].start - 4 for s in ndimage.find_objects(labels))
+
+
+SCENE_BOX = """() => {
+  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), s = gd._fullLayout._size;
+  const d = gd._fullLayout.scene.domain;
+  return [s.l + d.x[0] * s.w, s.t + (1 - d.y[1]) * s.h, s.l + d.x[1] * s.w, s.t + (1 - d.y[0]) * s.h];
+}"""
+RECOLOUR = """([path, colour]) => Plotly.relayout(document.querySelector('.st-key-bv_watch .js-plotly-plot'),
+  Object.fromEntries(['x', 'y', 'z'].map((a) => ['scene.' + a + 'axis.' + path, colour])))"""
+
+
+def scene_texts(page):
+    """The 3-D scene's box (x0, y0, x1, y1 in chart pixels) and the pixels of its axis titles and of its tick labels
+    (boolean masks): WebGL text has no DOM element, so each kind is drawn white once and the changed pixels kept."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    chart = page.locator(CHART)
+    grey = lambda: np.asarray(Image.open(io.BytesIO(chart.screenshot())).convert("L"), dtype=float)  # noqa: E731
+
+    def pixels(path: str):
+        shown = grey()
+        page.evaluate(RECOLOUR, [path, "white"])
+        page.wait_for_timeout(300)
+        hidden = grey()
+        page.evaluate(RECOLOUR, [path, "#222222"])
+        page.wait_for_timeout(300)
+        return np.abs(shown - hidden) > 60
+
+    return page.evaluate(SCENE_BOX), pixels("title.font.color"), pixels("tickfont.color")
+
+
+def blocks(mask, gap: int) -> list[list[int]]:
+    """Boxes (x0, y0, x1, y1) of the groups of pixels in ``mask`` less than 2 * ``gap`` apart (one text each)."""
+    from scipy import ndimage
+
+    labels, _ = ndimage.label(ndimage.binary_dilation(mask, iterations=gap))
+    return [[s[1].start + gap, s[0].start + gap, s[1].stop - gap, s[0].stop - gap]
+            for s in ndimage.find_objects(labels)]
 
 
 def box_of(page, sel: str) -> dict:
@@ -298,12 +363,7 @@ def projector(browser, server):
 @pytest.mark.parametrize("screen", ["laptop", "projector"])
 def test_rendered_fonts_are_large_and_dark(request, screen):
     w = request.getfixturevalue(screen)
-    ticks, titles = w.page.evaluate(TEXTS, TICKS), w.page.evaluate(TEXTS, TITLES)
-    assert ticks and titles
-    for kind, texts, least in (("tick label", ticks, 16), ("axis title", titles, 18)):
-        for t in texts:
-            assert t["size"] >= least, (kind, t)
-            assert t["opacity"] >= 0.99 and contrast(rgb(t["fill"]), rgb(t["paper"])) >= 4.5, (kind, t)
+    assert_legible_charts(w.page, CHART)
     w.assert_clean()
 
 
@@ -339,6 +399,33 @@ def test_race_draws_two_algorithms_driven_by_one_player(projector, screenshot):
     assert page.evaluate(EXPLAIN) != said
     screenshot(page, "watch_race_1920x1080")
     projector.assert_clean()
+
+
+@pytest.mark.parametrize("screen", [LAPTOP, PROJECTOR], ids=["1366x768", "1920x1080"])
+def test_3d_scene_is_large_and_its_axis_titles_whole_and_clear_of_the_tick_labels(browser, server, screenshot, screen):
+    w = Watch(browser, server, screen, "?preset=default_3d&alg=pareto_ucb1&T=2000&seed=0")
+    try:
+        w.pause()
+        w.seek(w.state()["n"] - 1)
+        w.page.wait_for_timeout(300)
+        screenshot(w.page, f"watch_default_3d_{screen['width']}x{screen['height']}")
+        scene, title_px, tick_px = scene_texts(w.page)
+        titles, ticks = blocks(title_px, 8), blocks(tick_px, 3)
+        x0, y0, x1, y1 = scene
+        chart = box_of(w.page, CHART)
+        print(f"3-D scene {x1 - x0:.0f} x {y1 - y0:.0f} px, chart {chart['width']:.0f} px wide; axis titles {titles}")
+        assert x1 - x0 >= 0.5 * chart["width"] and y1 - y0 >= 250
+        assert len(titles) == 3, titles  # one block of pixels per title
+        for t in titles:  # whole: clear of the scene's edges, where WebGL cuts text off
+            assert x0 + 2 <= t[0] and t[2] <= x1 - 2 and y0 + 2 <= t[1] and t[3] <= y1 - 2, (scene, t)
+        from scipy import ndimage
+
+        assert not (title_px & ndimage.binary_dilation(tick_px, iterations=2)).any()  # no tick label on a title
+        spread = max(k[3] for k in ticks) - min(k[1] for k in ticks)
+        assert spread >= 0.5 * (y1 - y0), (ticks, scene)  # the axes fill the scene, not a small cube in its middle
+        w.assert_clean()
+    finally:
+        w.close()
 
 
 @pytest.mark.parametrize("preset", ["default", "default_3d"])

@@ -22,7 +22,8 @@ CELLS = {
     "mol_ts_main": (3, 0, 1),
     "lexicographic_lambda_0.1": (0, 1, 1),  # MTE2LO
     "lexicographic_lambda_10": (0, 3, 1),  # OFUL
-    "risk_averse_exp1": (7, 0, 1),
+    "risk_averse_exp1": (7, 0, 1),  # RAMGapEc on pattern 8
+    "pfiwr_llvm_like": (0, 5, 2),  # PFIMulti at eps = 1
     "risk_averse_exp3": (0, 0, 2),
     "risk_averse_exp4": (0, 0, 1),
 }
@@ -49,6 +50,12 @@ def test_shipped_result_matches_its_config_and_a_fresh_recomputation(name, resul
     assert result.meta["version"] not in ("", "unknown")
     seeds = tuple(json.loads(result.meta["seeds"]))
     assert sorted(result.table["seed"].unique()) == sorted(seeds)
+    labels = list(result.table["instance"].unique())
+    if "instances" in result.meta:  # scaled down by instances: the first ones of the config, and only those
+        shipped_labels = json.loads(result.meta["instances"])
+        assert labels == shipped_labels
+        assert shipped_labels == list(result.full_config.instances)[:len(shipped_labels)]
+        assert len(shipped_labels) < len(result.full_config.instances) and "instances" in result.scale()
     instance_index, algorithm, n_seeds = CELLS.get(name, (0, 0, 1))
     try:
         instance = list(result.config.instances)[instance_index]
@@ -125,6 +132,8 @@ def test_verdicts_follow_the_numbers_not_the_labels(results):
             ("psi_noc_fixed_confidence", "001", "Fig. 4 (NoC): GEGE needs significantly", "gege_fc", "ape"),
             ("psi_synthetic_fixed_confidence", "001", "Fig. 2: GEGE's sample count is flat in K", "gege_fc", "ape"),
             ("risk_averse_exp4", "004", "Exp. 4 (K = 100): RAMGapE and RA-LUCB are clearly ahead", "ramgape_b", "egp"),
+            ("risk_averse_exp1", "004", "Exp. 1: RAMGapEc stops much sooner", "ramgape_c", "ra_round_robin"),
+            ("pfiwr_llvm_like", "000", "Table 1, eps = 0.01 (LLVM-like stand-in)", "pfiwr", "pfimulti"),
             ("mol_ts_main", "002", "Fig. 2: optimistic sampling", "mol_ts", "mol_ts_m1")):
         if name in results:
             _swap_flips(results, name, paper, claim, "algorithm", a, b)
@@ -140,7 +149,40 @@ def test_verdicts_follow_the_numbers_not_the_labels(results):
 def test_claims_without_a_result_are_not_given_a_verdict_they_did_not_earn():
     table = verdicts.verdict_table("000", {})
     assert set(table["Verdict"]) <= {"not computed", "qualitative only", "data unavailable"}
-    assert (table["Verdict"] == "data unavailable").sum() == 4  # Table 1 and Fig. 3 need SW-LLVM
+    stand_in = table[table["Claim"].str.contains("LLVM-like stand-in")]
+    assert len(stand_in) == 6 and (stand_in["Verdict"] == "not computed").all()
+
+
+def test_stand_in_claims_say_they_are_not_on_the_papers_data(results):
+    table = verdicts.verdict_table("000", results)
+    stand_in = table[table["Claim"].str.contains("LLVM-like stand-in")]
+    assert len(stand_in) == 6
+    assert stand_in["Note"].str.contains("fallback instance, not the paper's data").all()
+
+
+def test_exp1_table_and_means_are_computed_from_the_shipped_runs(results):
+    if "risk_averse_exp1" not in results:
+        pytest.skip("Exp. 1 is not shipped")
+    r = results["risk_averse_exp1"]
+    table = verdicts.exp1_table(r).set_index("Algorithm")
+    ours = verdicts.final(r.table).groupby("algorithm")["stopping_time"].mean()
+    assert table.loc["RAMGapEc", "Mean stopping time (± s.e.)"].startswith(f"{ours['ramgape_c']:,.0f}")
+    assert table["Runs"].sum() == len(verdicts.final(r.table))
+    # every run 20% slower: the mean checks fail, the ratios between the algorithms do not move
+    slow = r.table.assign(stopping_time=(r.table["stopping_time"] * 1.2).round().astype(r.table["stopping_time"].dtype))
+    claim = "Exp. 1: mean stopping time of RAMGapEc"
+    assert _verdict(claim, "004", results) == "reproduced"
+    assert _verdict(claim, "004", {**results, r.name: dataclasses.replace(r, table=slow)}) == "not reproduced"
+
+
+def test_table1_on_the_stand_in_is_computed_from_the_shipped_runs(results):
+    if "pfiwr_llvm_like" not in results:
+        pytest.skip("the LLVM-like stand-in is not shipped")
+    r = results["pfiwr_llvm_like"]
+    table = verdicts.table1(r)
+    assert len(table) == 6 and set(table["Algorithm"]) == {"PFIwR", "PFIMulti"}
+    assert table["Paper (SW-LLVM)"].tolist()[:2] == ["15,389 ± 299", "12,846 ± 820"]
+    assert (table["Runs"] == r.runs_per_point).all()
 
 
 def test_figure1_worked_example_chain_filter_loses_the_optimal_arm():
@@ -154,6 +196,16 @@ def test_scale_reads_the_config_text_without_building_its_instances(results):
     meta = {**r.meta, "config": unbuildable, "seeds": "[0, 1]", "horizon": "500"}
     expected = "scaled: 2 of 10 runs per point (1/5), horizon 500 of 2,000 (1/4)"
     assert dataclasses.replace(r, meta=meta).scale() == expected
+
+
+def test_scale_names_the_instances_left_out(results):
+    r = results["risk_averse_exp3"]
+    meta = {**r.meta, "instances": json.dumps(list(r.table["instance"].unique()))}
+    assert "instances" not in dataclasses.replace(r, meta=meta).scale()  # every instance: nothing left out
+    two = dataclasses.replace(results["pfiwr_estimation"], meta={**results["pfiwr_estimation"].meta,
+                                                                  "instances": json.dumps(["rho = 0"])})
+    assert two.scale().startswith("scaled: the first 1 of 2 instances (1/2)")
+    assert list(two.config.instances) == ["rho = 0"]
 
 
 def test_mean_and_standard_error_text():

@@ -24,7 +24,7 @@ from banditviz.figures import (
     success_rate_chart,
 )
 from banditviz.figures import geometry as geo
-from banditviz.figures.animate import BOX_LABEL, MAX_CURVE_POINTS, frame_indices, num
+from banditviz.figures.animate import BOX_LABEL, MAX_CURVE_POINTS, TRUE_MEAN_LABEL, frame_indices, num
 from banditviz.figures.static import wilson_interval
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -338,11 +338,11 @@ def test_3d_cuboids_facets_and_front(trace_3d):
             assert seg.shape == (2, 3) and (np.abs(seg[0] - seg[1]) > 1e-9).sum() == 1  # one axis-parallel edge
             assert ((seg >= r[:, 0] - tol) & (seg <= r[:, 1] + tol)).all()
         ok = np.flatnonzero(seen)
-        facets = tr["estimated effective front (hull facets)"][0]
+        facets = tr["estimated effective front"][0]
         got = np.column_stack([facets["i"], facets["j"], facets["k"]])
         want = ok[pareto.efficient_facets_3d(snap.estimates[ok])]
         assert sorted(map(tuple, np.sort(got, axis=1))) == sorted(map(tuple, np.sort(want, axis=1)))
-        front = tr["estimated Pareto front (arms)"][0]
+        front = tr["estimated Pareto front"][0]
         pts = np.column_stack([arr(front["x"]), arr(front["y"]), arr(front["z"])])
         np.testing.assert_allclose(pts, snap.estimates[ok][pareto.pareto_mask(snap.estimates[ok])], atol=tol)
 
@@ -503,7 +503,7 @@ def test_contextual_truth_moves_with_the_frames():
     d = animate(tr).to_dict()
     assert "contextual" in d["layout"]["title"]["text"]
     for n in (0, len(d["frames"]) - 1):
-        truth = moving(d, n)["true mean (unknown to the learner)"][0]
+        truth = moving(d, n)[TRUE_MEAN_LABEL][0]
         np.testing.assert_allclose(arr(truth["x"]), tr.truth_at(n)[:, 0], atol=1e-3)
 
 
@@ -641,7 +641,7 @@ def test_legend_lists_every_shape_even_when_the_first_frame_is_empty(ucb_trace):
     d = animate(tr).to_dict()
     shown = [t["name"] for t in d["data"] if t.get("showlegend", True) and t.get("visible", True) is True]
     for name in (BOX_LABEL, "estimated Pareto front", "estimated effective front (convex hull)",
-                 "arm pulled at this round", "true mean (unknown to the learner)", "true Pareto front",
+                 "arm pulled at this round", TRUE_MEAN_LABEL, "true Pareto front",
                  "Pareto regret", "effective Pareto regret", "active arm (undecided)"):
         assert shown.count(name) == 1, name
     groups = {t["name"]: t.get("legendgroup") for t in d["data"] if t.get("showlegend", True)}

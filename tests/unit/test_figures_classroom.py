@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import banditviz as bv
 from banditviz import fronts
@@ -17,6 +19,7 @@ from banditviz.figures import (
     animate,
     eaf_chart,
     instance_preview,
+    papers,
     pull_counts,
     race,
     regret_curves,
@@ -24,7 +27,7 @@ from banditviz.figures import (
     success_rate_chart,
 )
 from banditviz.figures import explain as ex
-from banditviz.figures.palette import contrast_ratio
+from banditviz.figures.palette import SUBTITLE_CHARS, TITLE_CHARS, contrast_ratio
 
 WHITE = "#FFFFFF"
 
@@ -61,10 +64,10 @@ def axes_of(layout: dict) -> list[tuple[str, dict]]:
     return out
 
 
-def assert_legible(fig) -> None:
+def assert_legible(fig) -> None:  # a figure, or a figure's layout as drawn in a page
     """Every axis: tick labels >= 16 px, titles >= 18 px, dark on the (white) background, contrast >= 4.5;
     the legend >= 16 px; every annotation >= 16 px and dark."""
-    lay = json.loads(fig.to_json())["layout"]
+    lay = fig if isinstance(fig, dict) else json.loads(fig.to_json())["layout"]
     bg = lay.get("plot_bgcolor", WHITE)
     assert _hex(lay.get("paper_bgcolor", WHITE)).upper() == WHITE and _hex(bg).upper() == WHITE
     axes = axes_of(lay)
@@ -95,18 +98,110 @@ def _frames():
     return pd.concat(rows, ignore_index=True), stops
 
 
-def test_every_figure_builder_is_legible(ucb, uni):
+def _paper_figures() -> list:
+    """Every builder of `banditviz.figures.papers` on a small sweep table."""
+    table = bv.sweep("default", ["uniform", "pareto_ucb1"], 3, 60, record_every=20)
+    stops = pd.DataFrame({"instance": ["K=4", "K=4", "K=8", "K=8"], "algorithm": "gege_fc", "seed": [0, 1, 0, 1],
+                          "params": [json.dumps({"budget": b}) for b in (100, 200, 100, 200)],
+                          "correct": [True, False, True, True], "stopped_at": [50.0, 70.0, 90.0, 120.0]})
+    return [papers.curves(table, ["cum_pareto_regret", "cum_effective_regret"], "regret"),
+            papers.rate_against(stops, "budget", "error"), papers.rate_against(stops, "arms", "error"),
+            papers.mean_against(stops, "stopped_at", "samples", "arms K"),
+            papers.spread(stops, "stopped_at", "samples"),
+            papers.pull_allocation(table, "pulls", highlight=(0,))]
+
+
+def _never_stopped(stops: pd.DataFrame, runs: int) -> pd.DataFrame:
+    """``stops`` and an algorithm "C" none of whose ``runs`` runs stopped."""
+    return pd.concat([stops, pd.DataFrame({"algorithm": "C", "seed": range(runs), "stopped_at": None,
+                                           "correct": False})], ignore_index=True)
+
+
+def _figures(ucb, uni) -> list:
+    """One figure of every builder the pages draw (Learn's are checked as the page draws them, below)."""
     curves, stops = _frames()
     lex = bv.run(bv.preset("lexicographic_lambda_0.1"), "mte2lo", 300, seed=0)
     three = bv.run(bv.preset("default_3d"), "pareto_ucb1", 300, seed=0)
-    figs = [animate(ucb), animate(ucb, controls=False), animate(three), animate(lex), race(ucb, uni),
+    return [animate(ucb), animate(ucb, controls=False), animate(three), animate(lex), race(ucb, uni),
             race(three, bv.run(bv.preset("default_3d"), "uniform", 300, seed=0)),
             instance_preview(bv.preset("default")), instance_preview(bv.preset("default_3d")),
             regret_curves(curves), regret_curves(curves, log_x=True), sample_complexity_chart(stops),
-            success_rate_chart(stops), pull_counts(ucb),
-            eaf_chart({"pareto_ucb1": [fronts.estimated_front(t) for t in (ucb, uni)]}, ucb.instance)]
-    for fig in figs:
+            sample_complexity_chart(_never_stopped(stops, 2)), success_rate_chart(stops), pull_counts(ucb),
+            eaf_chart({"pareto_ucb1": [fronts.estimated_front(t) for t in (ucb, uni)]}, ucb.instance),
+            *_paper_figures()]
+
+
+def test_every_figure_builder_is_legible(ucb, uni):
+    for fig in _figures(ucb, uni):
         assert_legible(fig)
+
+
+def test_learn_draws_every_figure_legibly():
+    """Learn's figures as the page draws them (it retitles and annotates the builders' figures), every step."""
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=120)
+    at.query_params.update({"preset": "default", "alg": "pareto_ucb1", "T": "300", "seed": "0"})
+    at.run()
+    at.switch_page("pages/learn.py").run()
+    seen = 0
+    for step in at.radio(key="learn_step").options:
+        at.radio(key="learn_step").set_value(step).run()
+        assert not at.exception, [e.value for e in at.exception]
+        for chart in at.get("plotly_chart"):
+            assert_legible(json.loads(chart.proto.spec)["layout"])
+            seen += 1
+    assert seen >= 5
+
+
+def _title_lines(text: str) -> tuple[str, list[str]]:
+    """A title's first line and its <sup> lines, without tags."""
+    lines = [re.sub(r"<[^>]+>", "", line) for line in text.split("<br>")]
+    return lines[0], lines[1:]
+
+
+def test_titles_fit_a_figure_in_half_a_laptop_screen(ucb, uni):
+    for fig in _figures(ucb, uni):
+        main, subs = _title_lines(fig.layout.title.text)
+        assert len(main) <= TITLE_CHARS or fig.layout.meta, main  # the Watch figure spans the page: checked below
+        assert all(len(line) <= SUBTITLE_CHARS for line in subs), subs
+
+
+def fits_at_1366(text: str, size: float, x: float, layout) -> bool:
+    """Whether a left-anchored text at paper ``x`` fits the Watch figure at 1366x768 (~660 px wide), at ~0.55 em
+    a character."""
+    return len(text) * 0.55 * size <= (1 - x) * (660 - layout.margin.l - layout.margin.r)
+
+
+@pytest.mark.parametrize("preset, alg", [("default", "pareto_ucb1"), ("default_3d", "pareto_ucb1"),
+                                         ("psi_gap_example", "gege_fc"), ("risk_averse_easy", "ramgape_b")])
+def test_watch_panel_titles_fit_their_panel_at_1366x768(preset, alg):
+    lay = animate(bv.run(bv.preset(preset), alg, 300, seed=0), controls=False).layout
+    titles = [a for a in lay.annotations if a.xref == "paper" and a.xanchor == "left"]
+    assert titles
+    for a in titles:
+        assert fits_at_1366(a.text, a.font.size, a.x, lay), a.text
+    assert not fits_at_1366("cumulative regret by round", 20, 0.66, lay)  # the title cut in the issue's screenshot
+
+
+def test_sample_complexity_names_the_algorithms_that_never_stopped():
+    _, stops = _frames()
+    notes = [a.text for a in sample_complexity_chart(_never_stopped(stops, 2)).layout.annotations]
+    assert len(notes) == 1 and "C (2 runs)" in notes[0] and "no run stopped" in notes[0]
+    assert not sample_complexity_chart(stops).layout.annotations
+
+
+def test_3d_scene_fills_its_share_and_draws_no_empty_webgl_traces():
+    tr = bv.run(bv.preset("default_3d"), "pareto_ucb1", 300, seed=0)
+    d = animate(tr, controls=False).to_dict()
+    dom = d["layout"]["scene"]["domain"]["x"]
+    assert dom[1] - dom[0] >= 0.6 and d["layout"]["margin"]["l"] <= 30
+    eye = d["layout"]["scene"]["camera"]["eye"]
+    assert np.linalg.norm([eye["x"], eye["y"], eye["z"]]) <= 2.4  # Plotly's default camera is 2.17 away
+    moving = set(d["frames"][0]["traces"])
+    for i, t in enumerate(d["data"]):
+        if t["type"] in ("scatter3d", "mesh3d") and i not in moving:
+            assert [v for v in t["x"] if v is not None], t["name"]  # legend-only entries are 2-D traces
+    labels = next(t for t in d["data"] if t.get("name") == "arm labels")
+    assert labels["text"] == [str(a) for a in range(tr.instance.K)] and labels["textfont"]["color"].endswith(",0)")
 
 
 def test_a_grey_small_tick_font_is_caught(ucb):

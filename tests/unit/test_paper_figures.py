@@ -71,3 +71,19 @@ def test_spread_has_one_box_of_every_run_per_algorithm():
     boxes = figs.spread(table, "stopping_time", "t").data
     assert [b.name for b in boxes] == ["ape", "gege_fc"]
     assert list(boxes[0].y) == [30.0, 50.0] and list(boxes[1].y) == [10.0]
+
+
+def test_identified_fronts_count_the_stopped_runs_that_returned_each_arm():
+    means = np.array([[1.0, 0.0], [0.0, 1.0], [0.4, 0.4], [0.9, -0.5]])  # front {0, 1, 2}
+    table = pd.DataFrame({"instance": "i", "algorithm": "pfiwr", "params": ['{"p": 0.5}'] * 3 + ['{"p": 0.9}'] * 2,
+                          "seed": [0, 1, 2, 0, 1], "round": 1, "stopped": [True, True, False, True, True],
+                          "recommended": ["0,1,2", "0,1,3", "0,1,2,3", "0,1", None]})
+    fig = figs.identified_fronts(table, means, "t")
+    assert [a.text for a in fig.layout.annotations[:2]] == ["pfiwr (p=0.5)<br>2/3 runs stopped",
+                                                          "pfiwr (p=0.9)<br>2/2 runs stopped"]
+    marks = {(t.name, t.xaxis): t for t in fig.data if t.mode == "markers+text"}
+    assert list(marks[("Pareto optimal arm", "x")].text) == ["2/2", "2/2", "1/2"]
+    assert list(marks[("other arm", "x")].text) == ["1/2"]  # the unstopped run's answer is not counted
+    assert list(marks[("Pareto optimal arm", "x2")].text) == ["1/2", "1/2", "0/2"]  # a stopped run with no answer
+    stairs = next(t for t in fig.data if t.name == "true Pareto front")
+    assert list(stairs.x) == [1.0, 0.4, 0.0]

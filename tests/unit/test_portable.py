@@ -76,6 +76,7 @@ PRESET_DIGESTS: dict[tuple[str, tuple[tuple[str, object], ...]], str] = {
     ('pfi_toy', ()): "d48504b7fd742906cf289b82690c9cafa37b2ef521656ec86157c3235cf64635",
     ('pfi_sensitivity', ()): "04d15ea31ac1b2a84658c7ffc97320727b0359f1e448041ac93d90d81333eeb3",
     ('pfi_mab', ()): "4e18474614a6b395f64b78163c17696555c168aab939460d31b1b7c66926469b",
+    ('pfi_llvm_like', ()): "c2c111cda55aaa22da688607d5574defd5f88414a6a956c8cdf857a0934fa8dc",
     ('snw', ()): "0e710d4de193c7d10070fb332fa03c1ef6fad1bb1e29f8c2cd3a3d292a288e2c",
     ('disc_brake', ()): "9bcc74663bfff4aec4d594f53eb6e9c949f50a1db2d28fbd6060ab19059eefc9",
     ('vehicle_safety', ()): "f99016a4afa851a6699216ff2604be4b5a50eba25c2bd48b37e5f0aeebc50caa",

@@ -1,0 +1,57 @@
+"""Every page's figures as Chromium draws them at 1366x768: tick labels >= 16 px, axis titles >= 18 px, dark on the
+paper (contrast >= 4.5), and no title, annotation or legend entry cut at a figure's edge. The probe is the Watch
+player test's (`assert_legible_charts`), which measures the Watch page the same way."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.test_journeys_browser import LAPTOP, open_at, settle
+from tests.browser.test_watch_player import assert_legible_charts
+
+pytestmark = pytest.mark.browser
+
+
+def test_design_preview_is_legible(new_context, server, screenshot):
+    page = open_at(new_context, server, "design?preset=default", LAPTOP)
+    page.locator(".js-plotly-plot").first.wait_for()
+    assert_legible_charts(page)
+    screenshot(page, "legible_design_1366x768")
+
+
+def test_compare_charts_are_legible_on_both_tabs(new_context, server, screenshot):
+    """A regret learner and an identification one: regret curves, and the sample complexity (gege_fc does not stop
+    within T = 200, so its note says so) and success charts."""
+    page = open_at(new_context, server, "compare?preset=default&alg=pareto_ucb1&T=200&seed=0", LAPTOP)
+    page.get_by_label("Seeds (runs per algorithm)").fill("2")
+    page.get_by_role("combobox", name="Algorithms").click()
+    page.keyboard.type("gege_fc")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Run the comparison").click()
+    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=90_000)
+    settle(page)
+    assert_legible_charts(page)
+    page.get_by_role("tab", name="Sample complexity and success").click()
+    page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter("
+                           "(gd) => gd.getBoundingClientRect().width > 0).length >= 2", timeout=30_000)
+    assert page.get_by_text("not drawn, no run stopped: gege_fc").count() == 1
+    assert_legible_charts(page)
+    screenshot(page, "legible_compare_stopping_1366x768", height=1400)
+
+
+def test_papers_figures_are_legible(new_context, server, screenshot):
+    page = open_at(new_context, server, "papers", LAPTOP)
+    page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+    assert_legible_charts(page)
+    screenshot(page, "legible_papers_1366x768", height=1800)
+
+
+def test_every_learn_step_is_legible(new_context, server, screenshot):
+    page = open_at(new_context, server, "learn?preset=default&alg=pareto_ucb1&T=300&seed=0", LAPTOP)
+    for step in ("1 Dominance", "2 Pareto front", "3 Confidence boxes", "4 Effective front", "5 Pareto regret"):
+        page.get_by_text(step, exact=True).click()
+        settle(page)
+        page.locator(".js-plotly-plot").first.wait_for()
+        assert_legible_charts(page)
+        screenshot(page, f"legible_learn_{step.split()[0]}_1366x768", height=1200)
