@@ -145,3 +145,49 @@ def pull_allocation(table: pd.DataFrame, title: str, highlight: tuple[int, ...] 
     note = "<br><sup>* Pareto optimal</sup>" if highlight else ""
     fig.update_layout(**base_layout(title + note), height=480, barmode="group", yaxis_title="mean pulls")
     return legible(fig)
+
+
+def identified_fronts(table: pd.DataFrame, means: np.ndarray, title: str,
+                      objective_names: tuple[str, ...] = ("objective 1", "objective 2")) -> go.Figure:
+    """PFIwR Fig. 2(a): one panel per parameter setting (p), every arm at its true mean vector, the true
+    Pareto front as a staircase, and how often the runs that stopped returned each arm (fill and "k/m").
+
+    ``means`` is the instance's K x 2 true means (objectives maximised); a run that did not stop within the
+    horizon has no identified front and is only counted in the panel's title."""
+    from ..pareto import pareto_mask
+
+    last = table.groupby(["instance", "algorithm", "params", "seed"], sort=False).tail(1)
+    last = last.assign(label=run_labels(last))
+    groups = list(last.groupby("label", sort=False))
+    front = np.flatnonzero(pareto_mask(means))
+    stairs = front[np.argsort(-means[front, 0])]
+    titles = []
+    for label, part in groups:
+        stopped = part[part["stopped"].astype(bool)]
+        titles.append(f"{plain(label)}<br>{len(stopped)}/{len(part)} runs stopped")
+    fig = make_subplots(rows=1, cols=len(groups), subplot_titles=titles, shared_yaxes=True, horizontal_spacing=0.04)
+    for j, (_, part) in enumerate(groups):
+        stopped = part[part["stopped"].astype(bool)]
+        counts = np.zeros(len(means))
+        for rec in stopped["recommended"].dropna():
+            counts[[int(a) for a in str(rec).split(",") if a != ""]] += 1
+        share = counts / max(len(stopped), 1)
+        fig.add_trace(go.Scatter(x=means[stairs, 0], y=means[stairs, 1], mode="lines", line_shape="hv",
+                                 line={"color": "#555555", "dash": "dash", "width": 2}, name="true Pareto front",
+                                 showlegend=j == 0, legendgroup="front", hoverinfo="skip"), row=1, col=j + 1)
+        for is_front, name, symbol in ((True, "Pareto optimal arm", "diamond"), (False, "other arm", "circle")):
+            arms = [k for k in range(len(means)) if (k in front) == is_front]
+            fig.add_trace(go.Scatter(
+                x=means[arms, 0], y=means[arms, 1], mode="markers+text", name=name, legendgroup=name,
+                showlegend=j == 0, text=[f"{int(counts[k])}/{len(stopped)}" for k in arms], textposition="top center",
+                marker={"symbol": symbol, "size": 18, "color": share[arms], "cmin": 0, "cmax": 1,
+                        "colorscale": "Blues", "line": {"color": "#222222", "width": 2},
+                        "showscale": j == len(groups) - 1 and is_front,
+                        "colorbar": {"title": {"text": "share of runs<br>returning it"}}},
+                hovertemplate="arm %{customdata}<br>returned by %{text} stopped runs<extra></extra>",
+                customdata=arms), row=1, col=j + 1)
+        fig.update_xaxes(title_text=objective_names[0], row=1, col=j + 1)
+    fig.update_yaxes(title_text=objective_names[1], row=1, col=1)
+    fig.update_layout(**base_layout(f"{title}<br><sup>true means; label: stopped runs that returned the arm</sup>"),
+                      height=520)
+    return fig
