@@ -670,6 +670,7 @@ def test_presentation_mode_holds_on_every_page(new_context, server, screenshot):
     other.locator(".st-key-bv_present_bar").get_by_text("Presentation mode").click()  # and out again
     other.wait_for_function("() => !location.search.includes('present=1')")
     settle(other)
-    assert other.locator("[data-testid='stSidebar']").is_visible()
-    assert font_px(other, "html") == 16
+    other.locator("[data-testid='stSidebar'] .st-key-bv_nav").wait_for(state="visible", timeout=10_000)  # back
+    other.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '16px'", timeout=10_000)
+    assert other.locator(".st-key-bv_present_bar").count() == 0
     screenshot(other, "journey_present_off_compare")
