@@ -57,9 +57,12 @@ class Claim:
 
 # ---------------------------------------------------------------------- helpers
 def pm(values: np.ndarray | pd.Series, digits: int = 3) -> str:
-    """``mean ± standard error`` with ``digits`` significant digits (standard error 0 for one value)."""
+    """``mean ± standard error`` with ``digits`` significant digits (standard error 0 for one value, and for
+    equal values whose float sums leave a residue ~1e-13)."""
     v = np.asarray(values, dtype=float)
     se = float(np.std(v, ddof=1) / math.sqrt(len(v))) if len(v) > 1 else 0.0
+    if se <= 1e-9 * abs(float(np.mean(v))):
+        se = 0.0
     return f"{_round(float(np.mean(v)), digits)} ± {_round(se, 2)}"
 
 

@@ -212,3 +212,5 @@ def test_mean_and_standard_error_text():
     assert verdicts.pm([1.0, 2.0, 3.0]) == "2.00 ± 0.58"
     assert verdicts.pm([48000.0, 50000.0]) == "49,000 ± 1,000"
     assert verdicts.pm([0.5]) == "0.500 ± 0"
+    assert verdicts.pm([2920.0000000000005, 2920.0, 2920.0]) == "2,920 ± 0"  # float residue, not a spread
+    assert verdicts.pm([2920.0, 2921.0]) == "2,920 ± 0.50"
