@@ -12,8 +12,9 @@ from banditviz_app.papers import PAPERS
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
-VERDICT_ICONS = {"reproduced": "✅ reproduced", "not reproduced": "❌ not reproduced",
-                 "qualitative only": "◻️ qualitative only", "data unavailable": "⛔ data unavailable",
+# text symbols (DejaVu Sans has them) rather than emoji, which a machine without an emoji font draws as boxes
+VERDICT_ICONS = {"reproduced": "✓ reproduced", "not reproduced": "✗ not reproduced",
+                 "qualitative only": "○ qualitative only", "data unavailable": "– data unavailable",
                  "not computed": "… not computed"}
 
 
