@@ -5,10 +5,12 @@ under 0.5 s; a 3-D run with K = 30 under 5 MB.  The naive reference builds the s
 Plotly's validating constructors (``go.Figure(fig.to_dict())``), which is what `animate` avoids.
 
 Playback: frames per second of the default 3-D Watch figure (default_3d, its default
-algorithm, T = 2,000) stepped frame by frame with ``Plotly.animate`` in headless Chromium (software
-GL), with ``Plotly.animate`` and with ``Plotly.restyle`` of each frame's traces (2-4x faster for 3-D scenes,
-which animate redraws whole); target >= 10 frames/s.  The reference in the same browser redraws each
-frame's whole figure with ``Plotly.react`` (what a server round trip per frame costs at best).
+algorithm, T = 2,000) stepped frame by frame in headless Chromium (software GL), each frame counted once the
+browser has painted it (two animation frames later: WebGL scenes draw in requestAnimationFrame), with
+``Plotly.animate`` and with ``Plotly.restyle`` of each frame's traces (what the Watch player does), at Plotly's
+default WebGL resolution (plotGlPixelRatio 2) and at the app's (1, `banditviz_app.charts.CONFIG`); target >= 10
+frames/s.  The reference in the same browser redraws each frame's whole figure with ``Plotly.react`` (what a
+server round trip per frame costs at best).
 
 Run:  .venv/bin/python benchmarks/figures.py [--fps-only]
 """
@@ -56,14 +58,15 @@ def case(label: str, trace: bv.Trace, limit_mb: float, budget_s: float | None) -
 
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run"]
-STEP_ALL = """async s => {
+STEP_ALL = """async ([s, ratio]) => {
     const gd = document.getElementById('gd');
-    await Plotly.newPlot(gd, s.data, s.layout, {responsive: false});
+    const painted = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await Plotly.newPlot(gd, s.data, s.layout, {responsive: false, plotGlPixelRatio: ratio});
     await Plotly.addFrames(gd, s.frames);
     const opts = {mode: 'immediate', transition: {duration: 0}, frame: {duration: 0, redraw: s.layout.meta.bv.redraw}};
     await Plotly.animate(gd, ['0'], opts);
     const t0 = performance.now();
-    for (let n = 1; n < s.frames.length; n++) { await Plotly.animate(gd, [String(n)], opts); }
+    for (let n = 1; n < s.frames.length; n++) { await Plotly.animate(gd, [String(n)], opts); await painted(); }
     const step = (performance.now() - t0) / 1000;
     const t2 = performance.now();  // the same frames applied by Plotly.restyle of the frame's traces
     for (let n = 1; n < s.frames.length; n++) {
@@ -71,6 +74,7 @@ STEP_ALL = """async s => {
         f.data.forEach(d => Object.keys(d).forEach(k => { if (k !== 'type') keys.add(k); }));
         keys.forEach(k => { upd[k] = f.data.map(d => d[k] === undefined ? null : d[k]); });
         await Plotly.restyle(gd, upd, f.traces);
+        await painted();
     }
     const restyle = (performance.now() - t2) / 1000;
     const t1 = performance.now();  // reference: the whole figure of each frame redrawn by Plotly.react
@@ -79,13 +83,15 @@ STEP_ALL = """async s => {
         const f = s.frames[n];
         f.traces.forEach((k, i) => { base[k] = {...s.data[k], ...f.data[i]}; });
         await Plotly.react(gd, base.map(t => ({...t})), s.layout);
+        await painted();
     }
     return [s.frames.length - 1, step, restyle, (performance.now() - t1) / 1000];
 }"""
 
 
-def browser_fps(fig: go.Figure) -> tuple[int, float, float, float]:
-    """(frames stepped, seconds with Plotly.animate, with Plotly.restyle, with Plotly.react) in headless Chromium."""
+def browser_fps(fig: go.Figure, ratio: int) -> tuple[int, float, float, float]:
+    """(frames stepped, seconds with Plotly.animate, with Plotly.restyle, with Plotly.react) in headless Chromium,
+    WebGL drawn at ``ratio`` times the screen's resolution."""
     from playwright.sync_api import sync_playwright
     from plotly.offline import get_plotlyjs
 
@@ -99,23 +105,24 @@ def browser_fps(fig: go.Figure) -> tuple[int, float, float, float]:
             page = browser.new_page(viewport={"width": 1366, "height": 768})
             page.set_default_timeout(600_000)
             page.goto(page_path.as_uri())
-            n, step, restyle, react = page.evaluate(STEP_ALL, json.loads(fig.to_json()))
+            n, step, restyle, react = page.evaluate(STEP_ALL, [json.loads(fig.to_json()), ratio])
             browser.close()
     return n, step, restyle, react
 
 
 def fps_case() -> None:
-    from banditviz_app import state
+    from banditviz_app import charts, state
 
     inst = bv.preset("default_3d")
     alg = state.default_algorithm(inst)
     fig = figures.animate(bv.run(inst, alg, state.DEFAULT_HORIZON, seed=0), controls=False, height=740)
-    n, step, restyle, react = browser_fps(fig)
-    best = n / min(step, restyle)
-    print(f"3-D playback, default_3d, {alg}, T={state.DEFAULT_HORIZON}, {n} frames: Plotly.animate {n / step:.1f} "
-          f"frames/s, Plotly.restyle of the frame's traces {n / restyle:.1f} frames/s (x{step / restyle:.1f}), "
-          f"reference Plotly.react of the whole figure {n / react:.1f} frames/s; target >= 10: "
-          f"{'ok' if best >= 10 else 'SLOW'}  JSON {len(fig.to_json()) / 1e6:.2f} MB")
+    for ratio, who in ((2, "Plotly's default"), (charts.CONFIG["plotGlPixelRatio"], "the app's")):
+        n, step, restyle, react = browser_fps(fig, ratio)
+        print(f"3-D playback, default_3d, {alg}, T={state.DEFAULT_HORIZON}, {n} frames painted, plotGlPixelRatio "
+              f"{ratio} ({who}): Plotly.animate {n / step:.1f} frames/s, Plotly.restyle of the frame's traces (the "
+              f"player) {n / restyle:.1f} frames/s, reference Plotly.react of the whole figure {n / react:.1f} "
+              f"frames/s; target >= 10: {'ok' if n / restyle >= 10 else 'SLOW'}")
+    print(f"figure JSON {len(fig.to_json()) / 1e6:.2f} MB")
 
 
 def main() -> None:

@@ -71,7 +71,7 @@ MAX_CURVE_POINTS = 60  # per frame: a growing curve thinned to this many points 
 _STATUS_RGB = [STATUS_COLORS[s] for s in STATUS_NAMES]
 # Curves of one run: black, then the series colours (a lexicographic run has up to five objectives).
 CURVE_COLORS = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7")
-OUTSIDE_LABEL = "estimate off the view (▶ points to it)"
+OUTSIDE_LABEL = "estimate off the view (▶ to it)"
 # (axis, side) of an estimate's overshoot -> the marker pointing that way, and where its arm label goes.
 _POINTING = {(0, 1): "triangle-right", (0, -1): "triangle-left", (1, 1): "triangle-up", (1, -1): "triangle-down"}
 _TEXT_AT = {(0, 1): "middle left", (0, -1): "middle right", (1, 1): "bottom center", (1, -1): "top center"}
@@ -259,7 +259,7 @@ class _Plane(_Panel):
         out += [
             self._ax({"type": "scatter", "mode": "lines", "name": "estimated Pareto front",
                       "line": {"color": STATUS_COLORS["front"], "width": 4}, "hoverinfo": "skip"}),
-            self._ax({"type": "scatter", "mode": "lines", "name": "estimated effective front (convex hull)",
+            self._ax({"type": "scatter", "mode": "lines", "name": "estimated effective front",
                       "line": {"color": STATUS_COLORS["hull"], "width": 6, "dash": "dot"}, "hoverinfo": "skip"}),
             self._ax({"type": "scatter", "mode": "markers+text" if self.ctx.K <= 20 else "markers",
                       "name": "estimated mean", "showlegend": False,

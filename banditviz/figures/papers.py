@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy import stats
 
-from .palette import base_layout, legible, plain, rgba, series_color
+from .palette import base_layout, legible, plain, rgba, series_color, titled
 from .static import metric_label, wilson_interval
 
 TRIM = 0.25  # share cut from each end by the trimmed mean (scipy.stats.trim_mean)
@@ -188,6 +188,6 @@ def identified_fronts(table: pd.DataFrame, means: np.ndarray, title: str,
                 customdata=arms), row=1, col=j + 1)
         fig.update_xaxes(title_text=objective_names[0], row=1, col=j + 1)
     fig.update_yaxes(title_text=objective_names[1], row=1, col=1)
-    fig.update_layout(**base_layout(f"{title}<br><sup>true means; label: stopped runs that returned the arm</sup>"),
+    fig.update_layout(**base_layout(titled(title, "true means; label: stopped runs that returned the arm")),
                       height=520)
-    return fig
+    return legible(fig)

@@ -278,16 +278,18 @@ def laptop(browser, server):
     w.close()
 
 
-def test_first_screen_moves_as_soon_as_it_is_drawn(laptop):
-    """The player starts the first screen the moment the chart is drawn. The issue's target, motion within 2 s
-    of the page's first paint, also depends on the server and the machine: it is printed here and reported by
-    benchmarks/app.py (on this shared 2-core machine under load it was not met; see the note)."""
+def test_first_screen_moves_soon_after_the_first_paint(laptop):
+    """The first screen moves within 2 s of the page's first paint (issue 14) on a second visit: measured 1.78 s at
+    a load average of ~5 on this shared 2-core machine (benchmarks/app.py reports first visits too); the bound
+    asserted leaves room for a busier machine. The player itself adds no wait after the chart is drawn."""
     page = laptop.page
     page.wait_for_function("() => window.__firstMotion !== null", timeout=30_000)
     motion, drawn = page.evaluate("() => [window.__firstMotion, window.__firstDrawn]")
-    print(f"first motion {(motion - page.evaluate(FIRST_PAINT)) / 1000:.2f} s after the page's first paint, "
-          f"{(motion - drawn) / 1000:.2f} s after the chart's")
-    assert motion - drawn < 2000  # the player adds no wait (the former autoplay waited 1.5 s, then clicked)
+    after_paint = (motion - page.evaluate(FIRST_PAINT)) / 1000
+    print(f"first motion {after_paint:.2f} s after the page's first paint (target 2 s: "
+          f"{'met' if after_paint < 2 else 'NOT met'}), {(motion - drawn) / 1000:.2f} s after the chart's")
+    assert after_paint < 3.0
+    assert motion - drawn < 1000  # the player adds no wait (the former autoplay waited 1.5 s, then clicked)
     assert laptop.state()["playing"]
     laptop.press("pause")
     paused = laptop.state()["frame"]
@@ -449,9 +451,10 @@ def test_projector_screenshots_at_rounds_1_10_100_and_last(browser, server, scre
             rate, drawn = w.page.evaluate(SPEED, ["fastest", 3000])
             print(f"3-D playback at the fastest speed: {rate:.1f} frames/s of the run, {drawn:.1f} drawn/s "
                   "(target >= 10 drawn/s)")
-            # The target holds on a quiet machine only (numbers in the note); this floor holds at a load average of
-            # ~10-18 on 2 cores. DRAWN_WHOLE above checks that each frame is drawn whole by the player's restyle.
-            assert drawn >= 2
+            # Measured 7.4-8.1 drawn/s at a load average of ~7 on this shared 2-core machine (benchmarks/figures.py:
+            # 9.0 painted/s at ~5; README Speed); the floor leaves room for a busier machine. DRAWN_WHOLE above checks
+            # that each frame is drawn whole by the player's restyle.
+            assert drawn >= 4
         w.assert_clean()
     finally:
         w.close()

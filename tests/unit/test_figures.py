@@ -253,7 +253,7 @@ def test_front_and_hull_traces_equal_the_core_pareto_math(ucb_trace, ucb_fig, n)
     sx, sy = pareto.pareto_staircase_2d(est)
     np.testing.assert_allclose(arr(stair["x"]), sx, atol=tol)
     np.testing.assert_allclose(arr(stair["y"]), sy, atol=tol)
-    hull = tr["estimated effective front (convex hull)"][0]
+    hull = tr["estimated effective front"][0]
     pts = np.column_stack([arr(hull["x"]), arr(hull["y"])])
     np.testing.assert_allclose(pts, est[pareto.upper_hull_2d(est)], atol=tol)
     # independent: the chain's vertices are the effective Pareto arms, the staircase corners the Pareto arms
@@ -640,7 +640,7 @@ def test_legend_lists_every_shape_even_when_the_first_frame_is_empty(ucb_trace):
     tr = _hand_trace(bv.preset("default"), "pareto_ucb1", ucb_trace.metrics, snaps)
     d = animate(tr).to_dict()
     shown = [t["name"] for t in d["data"] if t.get("showlegend", True) and t.get("visible", True) is True]
-    for name in (BOX_LABEL, "estimated Pareto front", "estimated effective front (convex hull)",
+    for name in (BOX_LABEL, "estimated Pareto front", "estimated effective front",
                  "arm pulled at this round", TRUE_MEAN_LABEL, "true Pareto front",
                  "Pareto regret", "effective Pareto regret", "active arm (undecided)"):
         assert shown.count(name) == 1, name

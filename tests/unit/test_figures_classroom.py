@@ -108,7 +108,9 @@ def _paper_figures() -> list:
             papers.rate_against(stops, "budget", "error"), papers.rate_against(stops, "arms", "error"),
             papers.mean_against(stops, "stopped_at", "samples", "arms K"),
             papers.spread(stops, "stopped_at", "samples"),
-            papers.pull_allocation(table, "pulls", highlight=(0,))]
+            papers.pull_allocation(table, "pulls", highlight=(0,)),
+            papers.identified_fronts(stops.assign(stopped=True, recommended="0,1", round=1),
+                                     np.array([[1.0, 0.0], [0.0, 1.0], [0.4, 0.4]]), "fronts")]
 
 
 def _never_stopped(stops: pd.DataFrame, runs: int) -> pd.DataFrame:
