@@ -51,6 +51,19 @@ def no_traceback(page) -> None:
     assert page.locator("[data-testid='stException']").count() == 0
 
 
+def run_comparison(page, add: str | None = None) -> None:
+    """On Compare: 2 seeds, ``add`` typed into the algorithm picker (if given), Run, and wait for the summary."""
+    page.get_by_label("Seeds (runs per algorithm)").fill("2")
+    if add:
+        page.get_by_role("combobox", name="Algorithms").click()
+        page.keyboard.type(add)
+        page.keyboard.press("Enter")
+        page.keyboard.press("Escape")
+    page.get_by_role("button", name="Run the comparison").click()
+    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=90_000)
+    settle(page)
+
+
 def go(page, title: str) -> None:
     """Click a page's link in the sidebar, as a person does."""
     page.locator(".st-key-bv_nav a", has_text=title).click()
@@ -279,15 +292,7 @@ def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, sc
 ])
 def test_compare_runs_its_defaults(new_context, server, screenshot, preset, algorithm, add, tabs):
     page = open_at(new_context, server, f"compare?preset={preset}&alg={algorithm}&T=200&seed=0", LAPTOP)
-    page.get_by_label("Seeds (runs per algorithm)").fill("2")
-    if add:
-        page.get_by_role("combobox", name="Algorithms").click()
-        page.keyboard.type(add)
-        page.keyboard.press("Enter")
-        page.keyboard.press("Escape")
-    page.get_by_role("button", name="Run the comparison").click()
-    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=90_000)
-    settle(page)
+    run_comparison(page, add)
     no_traceback(page)
     assert page.locator("[data-testid='stAlertContentError']").count() == 0
     shown = [t.inner_text() for t in page.get_by_role("tab").all()]

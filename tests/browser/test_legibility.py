@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_journeys_browser import LAPTOP, open_at, settle
+from tests.browser.test_journeys_browser import LAPTOP, open_at, run_comparison, settle
 from tests.browser.test_watch_player import assert_legible_charts
 
 pytestmark = pytest.mark.browser
@@ -23,14 +23,7 @@ def test_compare_charts_are_legible_on_both_tabs(new_context, server, screenshot
     """A regret learner and an identification one: regret curves, and the sample complexity (gege_fc does not stop
     within T = 200, so its note says so) and success charts."""
     page = open_at(new_context, server, "compare?preset=default&alg=pareto_ucb1&T=200&seed=0", LAPTOP)
-    page.get_by_label("Seeds (runs per algorithm)").fill("2")
-    page.get_by_role("combobox", name="Algorithms").click()
-    page.keyboard.type("gege_fc")
-    page.keyboard.press("Enter")
-    page.keyboard.press("Escape")
-    page.get_by_role("button", name="Run the comparison").click()
-    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=90_000)
-    settle(page)
+    run_comparison(page, "gege_fc")
     assert_legible_charts(page)
     page.get_by_role("tab", name="Sample complexity and success").click()
     page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter("
