@@ -28,4 +28,5 @@ def test_show_draws_without_streamlit_theme_and_logo():
     at = AppTest.from_function(_chart_app).run()
     (chart,) = at.get("plotly_chart")
     assert chart.proto.theme == ""  # theme=None; Streamlit's theme would be "streamlit"
-    assert json.loads(chart.proto.config) == {"displaylogo": False, "scrollZoom": True}
+    # no Plotly logo; WebGL at the screen's resolution (3-D playback ~2x faster than at the device pixel ratio)
+    assert json.loads(chart.proto.config) == {"displaylogo": False, "plotGlPixelRatio": 1, "scrollZoom": True}
