@@ -615,7 +615,8 @@ class _Strips(_Panel):
             out[f"xaxis{n}"] = {"domain": list(self.domain_x), "anchor": f"y{n}", "range": [-0.6, K - 0.4],
                                 "dtick": 1 if K <= 20 else 5, "showticklabels": i == len(self.domains) - 1,
                                 "title": {"text": "arm" if i == len(self.domains) - 1 else ""}}
-            out[f"yaxis{n}"] = {"domain": [a, b], "anchor": f"x{n}", "range": self.ranges[i].tolist(), "nticks": 4}
+            out[f"yaxis{n}"] = {"domain": [a, b], "anchor": f"x{n}", "range": self.ranges[i].tolist(),
+                                "nticks": 4 if len(self.domains) <= 3 else 3}  # 16 px labels in a ~50 px strip
         return out
 
     def annotations(self) -> list[dict]:
@@ -801,12 +802,21 @@ _TASK_WORDS = {"regret": "minimising Pareto regret", "identify": "identifying th
                "lexicographic": "lexicographic optimisation", "risk-averse": "risk-averse arm set identification"}
 
 
+WATCH_TITLE_CHARS = 60  # characters of a title line that fit the figure at 1366x768 (about 650 px at 24 px)
+
+
 def _title(trace: Trace, task: str) -> str:
+    """What runs where (seed) and what it is for, in one line that fits a laptop: the task words are left out
+    when they would not fit, and a long instance name is shortened with an ellipsis."""
     inst = trace.instance
-    where = plain(inst.name) or f"{inst.K} arms"
-    title = f"{plain(trace.algorithm)} on {where} (seed {trace.seed}): {_TASK_WORDS[task]}"
-    if trace.stopped_at is not None:
-        title += f", stopped at round {trace.stopped_at}"
+    alg, where = plain(trace.algorithm), plain(inst.name) or f"{inst.K} arms"
+    room = WATCH_TITLE_CHARS - len(f"{alg} on  (seed {trace.seed})")
+    if len(where) > room:
+        where = where[:max(room - 1, 8)].rstrip(" ,") + "…"
+    title = f"{alg} on {where} (seed {trace.seed})"
+    tail = _TASK_WORDS[task] + ("" if trace.stopped_at is None else f", stopped at round {trace.stopped_at}")
+    if len(title) + len(tail) + 2 <= WATCH_TITLE_CHARS:
+        title += f": {tail}"
     if trace.snapshot_means is not None:
         title += "<br><sup>true means change every round (contextual)</sup>"
     return title

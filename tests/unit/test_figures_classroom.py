@@ -27,6 +27,7 @@ from banditviz.figures import (
     success_rate_chart,
 )
 from banditviz.figures import explain as ex
+from banditviz.figures.animate import WATCH_TITLE_CHARS
 from banditviz.figures.palette import SUBTITLE_CHARS, TITLE_CHARS, contrast_ratio
 
 WHITE = "#FFFFFF"
@@ -182,6 +183,30 @@ def test_watch_panel_titles_fit_their_panel_at_1366x768(preset, alg):
     for a in titles:
         assert fits_at_1366(a.text, a.font.size, a.x, lay), a.text
     assert not fits_at_1366("cumulative regret by round", 20, 0.66, lay)  # the title cut in the issue's screenshot
+
+
+@pytest.mark.parametrize("preset, alg, task", [("default", "pareto_ucb1", True), ("default_3d", "pareto_ucb1", True),
+                                               ("lexicographic_lambda_0.1", "mte2lo", False),
+                                               ("risk_averse_easy", "ramgape_c", False)])
+def test_watch_title_is_one_line_that_fits_a_laptop(preset, alg, task):
+    """The title was cut at 1366x768 ("...(seed 0): lexico"): the task words go when they would not fit."""
+    title = animate(bv.run(bv.preset(preset), alg, 200, seed=0, snapshots=5), controls=False).layout.title.text
+    assert "<br>" not in title and len(title) <= WATCH_TITLE_CHARS and title.endswith(")") != task, title
+    assert f"{alg} on " in title and "(seed 0)" in title
+
+
+def test_watch_title_shortens_a_long_instance_name():
+    inst = bv.preset("default").with_changes(name="a student's instance " * 6)
+    title = animate(bv.run(inst, "uniform", 50, seed=3, snapshots=5), controls=False).layout.title.text
+    assert len(title) <= WATCH_TITLE_CHARS and "…" in title and title.endswith("(seed 3)"), title
+
+
+def test_five_lexicographic_strips_ask_for_few_tick_labels():
+    """Five strips of ~50 px at 1366x768: four 16 px tick labels each overlapped (screenshot); three at most."""
+    lay = animate(bv.run(bv.preset("lexicographic_lambda_0.1"), "mte2lo", 200, seed=0, snapshots=5),
+                  controls=False).layout
+    strips = [ax for name, ax in lay.to_plotly_json().items() if name.startswith("yaxis") and ax.get("nticks")]
+    assert len(strips) == 5 and all(ax["nticks"] <= 3 for ax in strips)
 
 
 def test_sample_complexity_names_the_algorithms_that_never_stopped():
