@@ -88,19 +88,18 @@ def pick(page, label: str, option: str) -> None:
     """Choose ``option`` in the selectbox labelled ``label``: click it, type the option (the menu draws only some
     options of a long list, so a person types to narrow it), click the option."""
     choice = page.get_by_role("option", name=option).first
-    for attempt in range(3):  # a rerun may redraw the selectbox under the cursor and close its menu: try again
-        page.get_by_label(label, exact=True).first.click()
+    for attempt in range(3):  # a rerun may redraw the selectbox and close its menu, even between seeing the
+        page.get_by_label(label, exact=True).first.click()  # option and clicking it: try the whole step again
         page.keyboard.type(option)
         try:
-            choice.wait_for(timeout=5_000)
-            break
+            choice.click(timeout=5_000)
+            return
         except PlaywrightTimeout:
             if attempt == 2:
                 page.screenshot(path=f"artifacts/screenshots/journey_pick_failed_{label.replace(' ', '_')}.png")
                 raise
             page.keyboard.press("Escape")
             settle(page)
-    choice.click()
 
 
 # ---------------------------------------------------------------------- deep links
