@@ -101,5 +101,5 @@ def test_every_offered_pair_is_accounted_for() -> None:
 # measured by benchmarks/calibration.py (README, "Calibration").
 BENCHMARK_ONLY = {"default", "default_3d", "psi_synthetic", "psi_gap_example", "noc", "pfi_sensitivity",
                   "lexicographic_lambda_0.1", "lexicographic_lambda_10", "mol_ts_fig11", "snw", "disc_brake",
-                  "vehicle_safety", "fairness"}
+                  "vehicle_safety", "fairness", "pfi_llvm_like"}
 BENCHMARK_ONLY_PAIRS = {("pal_linear", "pfi_toy")}  # about 20k samples per run
