@@ -98,8 +98,12 @@ def assert_legible_charts(page, charts: str = ".js-plotly-plot") -> None:
     """Every chart on screen matching ``charts`` (not one in a hidden tab), as drawn: tick labels >= 16 px, axis
     titles >= 18 px, dark on the paper (contrast >= 4.5), and no title, annotation or legend entry cut at the chart's
     edge."""
-    ticks = page.evaluate(TEXTS, [charts, TICKS])
-    titles = page.evaluate(TEXTS, [charts, TITLES])
+    for _ in range(20):  # a chart that a rerun is redrawing has no labels yet: give it up to 10 s
+        ticks = page.evaluate(TEXTS, [charts, TICKS])
+        titles = page.evaluate(TEXTS, [charts, TITLES])
+        if ticks and titles:
+            break
+        page.wait_for_timeout(500)
     assert ticks and titles, charts
     for kind, texts, least in (("tick label", ticks, 16), ("axis title", titles, 18)):
         for t in texts:
