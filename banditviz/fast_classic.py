@@ -96,7 +96,7 @@ def _take(arm, pos, avail, st):
     return pos[arm] - 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # sweeps on threads run kernels side by side
 def _kernel(code, stop, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, sumsq, means, vec, idx,
             buf, pos, avail, arms, rewards, st):
     """Play rounds st[_T] .. stop - 1; return 1 when the chosen arm's buffer is empty (refill it, call again)."""

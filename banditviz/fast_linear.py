@@ -199,7 +199,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
     return -1
 
 
-@numba.njit(**JIT)
+@numba.njit(**JIT, nogil=True)  # sweeps on threads run kernels side by side
 def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts, sums, fst, w, est, lower, upper,
             cand, wide, comp, vec, idx, buf, pos, avail, arms, rewards, st):
     """Play rounds st[_T] .. stop - 1; return 1 when the chosen arm's buffer is empty (refill it, call again)."""

@@ -113,7 +113,7 @@ def _classify(yhat, L, w, eps, A, cand, pos, status, front, Mm, ok, p1, st):
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # sweeps on threads run kernels side by side
 def _kernel(stop, ready, T0, rule, eps, K, L, rng, rng_est, plam, width, q, counts, B, yhat, status,
             hist_arm, hist_y, A, cand, pos, front, prev, Mm, ok, p1, buf, bpos, avail, arms, rewards, st):
     """Play rounds st[_T] .. stop - 1 (constants known up to round ``ready``); return why it stopped."""

@@ -153,7 +153,7 @@ def _select(code, K, eps, r_xi, st, mu, xi, beta, V, arg, Dh, work):
     return _argmax(work, K)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # sweeps on threads run kernels side by side
 def _kernel(code, fc, K, init_pulls, cap, eps, delta, a, alph, rho, r_xi, n, s1, s2, mu, xi, beta, V, arg, Dh,
             dlist, seen, work, buf, pos, avail, st, cps, cp_front, cp_n, cp_s1, cp_s2):
     """Run until the algorithm stops, ``cap`` samples, or an arm's buffer runs dry (returns 1; refill it)."""

@@ -60,7 +60,14 @@ def has_fast_loop(algorithm: str, kind: str) -> bool:
     if kind == "contextual":
         return False
     planned = issubclass(get_algorithm(algorithm).cls, BatchedIdentifier)
-    return planned or any(fast.supports(algorithm, kind) for fast in (fast_classic, fast_linear, fast_pfiwr))
+    return planned or has_compiled_loop(algorithm, kind)
+
+
+def has_compiled_loop(algorithm: str, kind: str) -> bool:
+    """True when `run` plays ``algorithm`` on instances of ``kind`` in a compiled (numba) loop, which releases the
+    GIL: runs of it on several threads go side by side."""
+    return kind != "contextual" and any(fast.supports(algorithm, kind) for fast in (fast_classic, fast_linear,
+                                                                                        fast_pfiwr))
 
 
 def _compiled_loop(name: str, alg: Algorithm, kind: str, snapshots: int) -> Any:

@@ -19,8 +19,9 @@ a pandas DataFrame:
   recommendation metrics at that round (the per-run columns repeated).
 
 ``params`` is the JSON of the algorithm's full parameter set (paper defaults included). Backends:
-``"serial"``, ``"processes"`` (local cores) and ``"dask"`` (a ``dask.distributed`` scheduler address,
-or a LocalCluster started for the sweep). Work is cut into jobs of a few seeds each; every job is
+``"serial"``, ``"threads"`` (threads of this process: no start-up, no pickling; parallel where the runs are in
+compiled loops, which release the GIL), ``"processes"`` (local cores) and ``"dask"`` (a ``dask.distributed``
+scheduler address, or a LocalCluster started for the sweep). Work is cut into jobs of a few seeds each; every job is
 deterministic and the jobs' rows are concatenated in job order, so every backend returns the same frame.
 Worker processes start from a fresh interpreter (forkserver), so a script that uses the "processes"
 backend needs the usual ``if __name__ == "__main__":`` guard.
@@ -37,7 +38,7 @@ import tempfile
 import threading
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +56,7 @@ from .metrics import RECOMMENDATION_METRICS
 from .presets.psi import pfi_estimation
 from .simulate import has_fast_loop, resolve, run
 
-BACKENDS = ("serial", "processes", "dask")
+BACKENDS = ("serial", "threads", "processes", "dask")
 IDENTIFICATION_TASKS = ("identify", "risk-averse")
 DEFAULT_RECORDS = 100  # recorded rounds per run when record_every is not given
 LEVEL_METRICS = ("estimation_error",)  # per-round metrics recorded as they stand, not summed over rounds
@@ -304,6 +305,20 @@ def _serial(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iter
         yield i, run_job(job, tick)
 
 
+def _threads(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterator[tuple[int, pd.DataFrame]]:
+    """Threads of this process, for runs in compiled loops (their kernels release the GIL: 2 threads, 1.9x on 2
+    cores, `benchmarks/compare.py`). Progress is reported by whole jobs, from the caller's thread; a sweep stopped
+    early starts no further job (the running ones finish: a job of compiled runs takes milliseconds to a second)."""
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="banditviz-sweep") as pool:
+        futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 _POOLS_LOCK = threading.RLock()  # re-entered: `_processes` holds it while `_pool` takes it
 
@@ -405,7 +420,7 @@ def _dask(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterat
             cluster.close()
 
 
-_BACKEND_RUNNERS = {"serial": _serial, "processes": _processes, "dask": _dask}
+_BACKEND_RUNNERS = {"serial": _serial, "threads": _threads, "processes": _processes, "dask": _dask}
 
 
 def sweep(
@@ -428,7 +443,8 @@ def sweep(
     * ``instances``: an `Instance` or preset name, a list of them, or a mapping label -> instance.
     * ``algorithms``: a registered name, ``(name, params)``, or a list of those.
     * ``seeds``: a count n (seeds 0..n-1) or a list of seeds; seed s gives the same noise to every algorithm.
-    * ``backend``: "serial", "processes" (``workers`` local processes, default: every core) or "dask"
+    * ``backend``: "serial", "threads" or "processes" (``workers`` threads or local processes, default: every
+      core) or "dask"
       (``scheduler``: an address such as "tcp://10.0.0.5:8786" or a ``distributed.Client``; None starts a
       LocalCluster of ``workers`` processes for this sweep).
     * ``record_every``: rounds between recorded rows (default ``ceil(horizon / 100)``).

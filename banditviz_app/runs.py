@@ -10,6 +10,7 @@ small LRU of their own, with the same keys (see `cached_sweep`).
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -21,7 +22,7 @@ import streamlit as st
 
 import banditviz
 from banditviz import figures, fronts
-from banditviz.simulate import has_fast_loop
+from banditviz.simulate import has_compiled_loop, has_fast_loop
 from banditviz.sweep import summary as sweep_summary
 from banditviz.sweep import sweep as run_sweep
 
@@ -139,9 +140,13 @@ def sweep_backend(kind: str, algorithms: Sequence[str], seeds: int, horizon: int
 
     Work is counted in Python-loop rounds; runs that `simulate.run` plays in a compiled or batch-wise loop
     (`has_fast_loop`) count for `COMPILED_COST` of a round, so a 3 x 50 x 20,000 comparison of such runs stays
-    in-process (no worker start-up, no per-job pickling)."""
+    in-process (no worker start-up, no per-job pickling): on threads when every run is in a compiled loop (which
+    releases the GIL; 1.5-1.9x on 2 cores, `benchmarks/compare.py`), else serial."""
     per_round = sum(COMPILED_COST if has_fast_loop(name, kind) else 1.0 for name in algorithms)
-    return "processes" if per_round * seeds * horizon >= PROCESSES_FROM else "serial"
+    if per_round * seeds * horizon >= PROCESSES_FROM:
+        return "processes"
+    compiled = all(has_compiled_loop(name, kind) for name in algorithms)
+    return "threads" if compiled and seeds > 1 and (os.cpu_count() or 1) > 1 else "serial"
 
 
 def sweep_entries(algorithms: Sequence[str], params: dict[str, dict[str, Any]] | None = None

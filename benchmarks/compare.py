@@ -12,8 +12,8 @@ Workloads (3 algorithms x 50 seeds x T = 20,000, the Compare page's largest sett
 MOL-TS itself has no compiled loop (its uniform draw from the effective front solves LPs): its press is the
 Python engine's time (`benchmarks/regret.py` gives its rounds per second).
 
-Each workload is timed as the app runs it (backend chosen by `runs.sweep_backend`, a cold cache: the
-median of REPEATS presses), and the reference (`sweep(..., batch=False)`, serial) is timed on
+Each workload is timed as the app runs it (backend chosen by `runs.sweep_backend`: threads of the app's process
+when every run is in a compiled loop, which releases the GIL; a cold cache: the median of REPEATS presses), and the reference (`sweep(..., batch=False)`, serial) is timed on
 REFERENCE_SEEDS seeds and scaled to 50 (runs are independent, so a sweep's time is the sum of its runs'
 times). The first press of a fresh process also loads the compiled kernels from numba's on-disk cache:
 printed apart. The machine is shared (2 cores, several users): absolute seconds are noisy, the ratios
@@ -69,7 +69,7 @@ def main() -> None:
         backend = runs.sweep_backend(inst.kind, names, SEEDS, HORIZON)
         app, app_cpu = sorted(press(inst_json, entries, SEEDS) for _ in range(REPEATS))[REPEATS // 2]
         ref, ref_cpu = reference(inst, names)
-        cpu = f"{app_cpu:.2f} s CPU" if backend == "serial" else "CPU in the workers"
+        cpu = f"{app_cpu:.2f} s CPU" if backend in ("serial", "threads") else "CPU in the workers"
         print(f"  {family:<15} {', '.join(names)} on {preset!r}: app {app:6.2f} s wall ({cpu}; {backend}), "
               f"Python engine {ref:7.1f} s wall {ref_cpu:7.1f} s CPU (scaled from {REFERENCE_SEEDS} seeds), "
               f"ratio {ref / app:5.1f}x, target < {target:g} s {'OK' if app < target else 'MISSED'}")

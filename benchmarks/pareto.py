@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -152,6 +153,7 @@ def main() -> None:
         mean, med, cpu = per_call(fn)
         print(f"  {label:<32s}{mean:8.2f} / {med:.2f} / {cpu:.2f}")
     moocore_ratios(rng, args.repeat)
+    small_front_ratios(rng)
 
 
 # ---------------------------------------------------------------------- moocore against the code it replaced
@@ -204,6 +206,49 @@ def moocore_ratios(rng: np.random.Generator, repeat: int) -> None:
                         lambda mu=mu, r=ref: pp.hypervolume(mu, r), repeat)
                     line += f"   hypervolume x{hv:6.1f}"
                 print(line)
+
+
+@numba.njit(cache=True)
+def pairwise_nondominated(mu: np.ndarray) -> np.ndarray:
+    """The reference: every row against every other row until one dominates it (the compiled loop before the
+    archive of `fast_pareto.nondominated`)."""
+    K, L = mu.shape
+    out = np.ones(K, dtype=np.bool_)
+    for a in range(K):
+        for b in range(K):
+            ge, gt = True, False
+            for j in range(L):
+                if mu[b, j] < mu[a, j]:
+                    ge = False
+                    break
+                if mu[b, j] > mu[a, j]:
+                    gt = True
+            if ge and gt:
+                out[a] = False
+                break
+    return out
+
+
+def small_front_ratios(rng: np.random.Generator) -> None:
+    """The per-round Pareto mask of the compiled loops (K <= 128) against the pairwise reference, in us a call."""
+    from banditviz import fast_pareto, instances as presets
+
+    print("\ncompiled Pareto mask, archive (fast_pareto.nondominated) against comparing every pair, us a call:")
+    cases = {"default (K = 10, L = 2)": presets.preset("default").means,
+             "uniform box K = 20, L = 2": presets.uniform_box(20, 2, seed=0).means,
+             "mol_ts_fig11 (K = 100, L = 4)": presets.preset("mol_ts_fig11").means}
+    cases["mol_ts_fig11 + N(0, 0.05) noise"] = cases["mol_ts_fig11 (K = 100, L = 4)"] + rng.normal(0, 0.05, (100, 4))
+    for label, mu in cases.items():
+        assert np.array_equal(fast_pareto.nondominated(mu), pairwise_nondominated(mu))
+        times = []
+        for f in (pairwise_nondominated, fast_pareto.nondominated):
+            n = 20_000
+            start = time.perf_counter()
+            for _ in range(n):
+                f(mu)
+            times.append((time.perf_counter() - start) / n * 1e6)
+        print(f"  {label:<32s} pairs {times[0]:5.2f}  archive {times[1]:5.2f}  ratio x{times[0] / times[1]:4.2f}")
+
 
 if __name__ == "__main__":
     main()

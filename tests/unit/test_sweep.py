@@ -1,5 +1,6 @@
 """Sweeps: the table equals direct runs, compiled loops change nothing, and every backend returns the same table."""
 
+import importlib
 import json
 
 import numpy as np
@@ -110,7 +111,7 @@ def test_failed_parquet_write_leaves_nothing(tmp_path):
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    ({"backend": "threads"}, "backend"),
+    ({"backend": "fibers"}, "backend"),
     ({"scheduler": "tcp://x:1"}, "scheduler"),
     ({"workers": 0}, "workers"),
     ({"record_every": 0}, "record_every"),
@@ -164,6 +165,39 @@ def test_processes_backend_gives_the_serial_table(serial_table):
         table = banditviz.sweep(inst, algs, seeds, horizon, record_every=30, backend="processes", workers=2,
                                 batch=batch)
         pd.testing.assert_frame_equal(table, serial_table)
+
+
+def test_threads_backend_gives_the_serial_table(serial_table):
+    inst, algs, seeds, horizon = SMALL
+    for batch in (True, False):
+        table = banditviz.sweep(inst, algs, seeds, horizon, record_every=30, backend="threads", workers=2,
+                                batch=batch)
+        pd.testing.assert_frame_equal(table, serial_table)
+    linear = banditviz.preset("mol_ts_fig11")  # the compiled linear loop, 4 jobs on 2 threads
+    entries = ["mol_ucb", ("mol_eps_greedy", {"exploit_set": "effective"})]  # the second plays in Python
+    pd.testing.assert_frame_equal(banditviz.sweep(linear, entries, 8, 300, backend="threads", workers=2),
+                                  banditviz.sweep(linear, entries, 8, 300))
+
+
+def test_an_interrupted_thread_sweep_starts_no_further_job(monkeypatch):
+    sweep_module = importlib.import_module("banditviz.sweep")  # the module (banditviz.sweep is the function)
+    started = []
+
+    def counted(job, tick=None):
+        started.append(job.seeds)
+        return run_job(job, tick)
+
+    run_job = sweep_module.run_job
+    monkeypatch.setattr(sweep_module, "run_job", counted)
+
+    def progress(done: int, total: int) -> None:
+        if done:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # 8 jobs of one Python-loop run each, about 0.1 s a run
+        banditviz.sweep("default", "pareto_ucb1", 8, 3_000, backend="threads", workers=2, batch=False,
+                        progress=progress)
+    assert 1 <= len(started) <= 4, started  # the first result stops it: at most the jobs already on a thread
 
 
 @pytest.mark.timeout(180)
