@@ -58,6 +58,7 @@ LEGEND_AXES = {"xaxis": "x1", "yaxis": "y1"}
 SCENE_WIDTH = 0.64  # share of the figure's width: a 3-D scene needs more than a plane (its corners stick out)
 SCENE_ASPECT = {"x": 1.0, "y": 1.0, "z": 0.65}
 SCENE_CAMERA = {"eye": {"x": 1.55, "y": 1.55, "z": 0.72}, "center": {"x": 0.04, "y": -0.04, "z": -0.1}}
+RACE_ZOOM_OUT = 1.15  # a race's scenes: the camera's eye that much farther (two scenes side by side are narrower)
 # JSON budget of a figure (issue 14: <= 2 MB for every preset) and its measured cost per arm and frame (2-D
 # and strips, 3-D; the meta table included), plus the sampled vectors of Thompson sampling; many arms get
 # fewer frames, never fewer than MIN_FRAMES.
@@ -906,14 +907,16 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     signs = _signs(trace_a, obj)
     ca, cb = (_Ctx(t, i, obj, signs, rounds=rounds) for t, i in ((trace_a, ia), (trace_b, ib)))
     view = _view(ca, cb)
-    left, right, top = (0.0, 0.47), (0.53, 1.0), (0.53, 1.0)
+    # A scene draws its cube within the shorter side of its domain: 3-D races give the scenes the height a 2-D
+    # race's axis titles and tick labels need (the scenes draw their own axes inside their domains).
+    left, right = (0.0, 0.47), (0.53, 1.0)
+    top, low = ((0.3, 1.0), (0.0, 0.18)) if three else ((0.53, 1.0), (0.0, 0.24))
     if three:
         pa: _Panel = _Scene(ca, show_truth, (left, top), "scene", view)
         pb: _Panel = _Scene(cb, show_truth, (right, top), "scene2", view)
     else:
         pa = _Plane(ca, show_truth, "x2", "y2", (left, top), view)
         pb = _Plane(cb, show_truth, "x3", "y3", (right, top), view)
-    low = (0.0, 0.24)
     cu_a = _Curves(ca, _task(trace_a), 1, (left, low), prefix="A: ")
     cu_b = _Curves(cb, _task(trace_b), 1, (left, low), prefix="B: ", dash="dash", marks_round=False)
     ymin, ymax = min(cu_a.yrange[0], cu_b.yrange[0]), max(cu_a.yrange[1], cu_b.yrange[1])
@@ -927,6 +930,12 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     meta = explain.race_meta(trace_a, trace_b, ia, ib, rounds, obj, three)
     fig = _assemble([pa, cu_a, cu_b], [pb], title, notes, meta, controls, height)
     fig.layout.legend2.update(x=right[0], y=low[1], bgcolor="rgba(0,0,0,0)")  # beside the curves, not over them
+    if three:  # the curves' panel is short: 16 px labels need few ticks; scenes a little farther back, so that
+        # their axis titles stay whole in the narrow domains of a 1366x768 page with its sidebar
+        fig.layout.yaxis1.nticks = 3
+        eye = {k: v * RACE_ZOOM_OUT for k, v in SCENE_CAMERA["eye"].items()}
+        for scene in (fig.layout.scene, fig.layout.scene2):
+            scene.camera.eye = eye
     return fig
 
 
