@@ -229,6 +229,14 @@ def pairwise_nondominated(mu: np.ndarray) -> np.ndarray:
     return out
 
 
+def per_call_us(f, *args, n: int = 2000) -> float:
+    f(*args)
+    start = time.perf_counter()
+    for _ in range(n):
+        f(*args)
+    return (time.perf_counter() - start) / n * 1e6
+
+
 def small_front_ratios(rng: np.random.Generator) -> None:
     """The per-round Pareto mask of the compiled loops (K <= 128) against the pairwise reference, in us a call."""
     from banditviz import fast_pareto, instances as presets
@@ -240,13 +248,7 @@ def small_front_ratios(rng: np.random.Generator) -> None:
     cases["mol_ts_fig11 + N(0, 0.05) noise"] = cases["mol_ts_fig11 (K = 100, L = 4)"] + rng.normal(0, 0.05, (100, 4))
     for label, mu in cases.items():
         assert np.array_equal(fast_pareto.nondominated(mu), pairwise_nondominated(mu))
-        times = []
-        for f in (pairwise_nondominated, fast_pareto.nondominated):
-            n = 20_000
-            start = time.perf_counter()
-            for _ in range(n):
-                f(mu)
-            times.append((time.perf_counter() - start) / n * 1e6)
+        times = [per_call_us(f, mu, n=20_000) for f in (pairwise_nondominated, fast_pareto.nondominated)]
         print(f"  {label:<32s} pairs {times[0]:5.2f}  archive {times[1]:5.2f}  ratio x{times[0] / times[1]:4.2f}")
 
 
