@@ -58,7 +58,7 @@ LEGEND_AXES = {"xaxis": "x1", "yaxis": "y1"}
 SCENE_WIDTH = 0.64  # share of the figure's width: a 3-D scene needs more than a plane (its corners stick out)
 SCENE_ASPECT = {"x": 1.0, "y": 1.0, "z": 0.65}
 SCENE_CAMERA = {"eye": {"x": 1.55, "y": 1.55, "z": 0.72}, "center": {"x": 0.04, "y": -0.04, "z": -0.1}}
-RACE_ZOOM_OUT = 1.15  # a race's scenes: the camera's eye that much farther (two scenes side by side are narrower)
+TALL_RACE = 700  # px: a 3-D race figure at least this tall draws its scenes above the curves, else beside them
 # JSON budget of a figure (issue 14: <= 2 MB for every preset) and its measured cost per arm and frame (2-D
 # and strips, 3-D; the meta table included), plus the sampled vectors of Thompson sampling; many arms get
 # fewer frames, never fewer than MIN_FRAMES.
@@ -907,35 +907,40 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     signs = _signs(trace_a, obj)
     ca, cb = (_Ctx(t, i, obj, signs, rounds=rounds) for t, i in ((trace_a, ia), (trace_b, ib)))
     view = _view(ca, cb)
-    # A scene draws its cube within the shorter side of its domain: 3-D races give the scenes the height a 2-D
-    # race's axis titles and tick labels need (the scenes draw their own axes inside their domains).
-    left, right = (0.0, 0.47), (0.53, 1.0)
-    top, low = ((0.3, 1.0), (0.0, 0.18)) if three else ((0.53, 1.0), (0.0, 0.24))
+    # A scene draws its cube within the shorter side of its domain, and its 18 px axis titles collide in a short
+    # one: in a short 3-D race figure the scenes take the full height, side by side, with the curves in a column
+    # on the right; in a tall one (presentation mode) they take the top 70%, above the curves.
+    beside = three and (height or 860) < TALL_RACE
+    if beside:
+        left, right, top = (0.0, 0.37), (0.39, 0.76), (0.0, 1.0)
+        low, low_x, legend_at = (0.45, 0.86), (0.84, 1.0), (0.79, 0.27)
+    else:
+        # a scene's z title sticks out to the left of its cube: 3% of the width keeps it whole on a laptop
+        left, right, top = (0.03 if three else 0.0, 0.47), (0.53, 1.0), (0.3 if three else 0.53, 1.0)
+        low = (0.0, 0.18 if three else 0.24)
+        low_x, legend_at = left, (right[0], low[1])
     if three:
         pa: _Panel = _Scene(ca, show_truth, (left, top), "scene", view)
         pb: _Panel = _Scene(cb, show_truth, (right, top), "scene2", view)
     else:
         pa = _Plane(ca, show_truth, "x2", "y2", (left, top), view)
         pb = _Plane(cb, show_truth, "x3", "y3", (right, top), view)
-    cu_a = _Curves(ca, _task(trace_a), 1, (left, low), prefix="A: ")
-    cu_b = _Curves(cb, _task(trace_b), 1, (left, low), prefix="B: ", dash="dash", marks_round=False)
+    cu_a = _Curves(ca, _task(trace_a), 1, (low_x, low), prefix="A: ")
+    cu_b = _Curves(cb, _task(trace_b), 1, (low_x, low), prefix="B: ", dash="dash", marks_round=False)
     ymin, ymax = min(cu_a.yrange[0], cu_b.yrange[0]), max(cu_a.yrange[1], cu_b.yrange[1])
     for cu in (cu_a, cu_b):
         cu.yrange, cu.xmax = [ymin, ymax], float(rounds[-1])
     name_a, name_b = plain(trace_a.algorithm), plain(trace_b.algorithm)
+    curves_title = f"{cu_a.title}<br>A solid, B dashed" if beside else f"{cu_a.title}: A solid, B dashed"
     notes = [_panel_title(f"A: {name_a}", left[0], top[1]), _panel_title(f"B: {name_b}", right[0], top[1]),
-             _panel_title(f"{cu_a.title}: A solid, B dashed", 0.0, low[1])]
+             _panel_title(curves_title, legend_at[0] if beside else low_x[0], low[1])]
     title = (f"{name_a} (A) and {name_b} (B) on {plain(inst.name) or f'{inst.K} arms'}, "
              f"seed {trace_a.seed}" + ("" if trace_b.seed == trace_a.seed else f" and {trace_b.seed}"))
     meta = explain.race_meta(trace_a, trace_b, ia, ib, rounds, obj, three)
     fig = _assemble([pa, cu_a, cu_b], [pb], title, notes, meta, controls, height)
-    fig.layout.legend2.update(x=right[0], y=low[1], bgcolor="rgba(0,0,0,0)")  # beside the curves, not over them
-    if three:  # the curves' panel is short: 16 px labels need few ticks; scenes a little farther back, so that
-        # their axis titles stay whole in the narrow domains of a 1366x768 page with its sidebar
-        fig.layout.yaxis1.nticks = 3
-        eye = {k: v * RACE_ZOOM_OUT for k, v in SCENE_CAMERA["eye"].items()}
-        for scene in (fig.layout.scene, fig.layout.scene2):
-            scene.camera.eye = eye
+    fig.layout.legend2.update(x=legend_at[0], y=legend_at[1], bgcolor="rgba(0,0,0,0)")  # not over the curves
+    if three:  # the curves' panel is small: 16 px tick labels need few ticks
+        fig.layout.xaxis1.nticks = fig.layout.yaxis1.nticks = 3
     return fig
 
 
