@@ -41,7 +41,12 @@ def supports(algorithm: str, kind: str) -> bool:
 @numba.njit(cache=True)
 def _front(vec, K, L, idx):
     """Indices of the rows of ``vec`` (K x L) that no other row Pareto-dominates (`pareto.pareto_mask`), in order."""
-    mask = nondominated(vec)
+    return _listed(nondominated(vec), K, idx)
+
+
+@numba.njit(cache=True)
+def _listed(mask, K, idx):
+    """The indices where ``mask`` holds, ascending, into ``idx``; returns how many."""
     n = 0
     for a in range(K):
         if mask[a]:

@@ -29,7 +29,8 @@ from .algorithms.lexicographic_core import TIE_RTOL, gamma_radius, oful_alpha, p
 from .algorithms.mol import c1_formula
 from .environment import Environment
 from .estimators import SharedRidge, ridge_update
-from .fast_classic import Rewards, _front, _take, pick
+from .fast_classic import Rewards, _listed, _take, pick
+from .fast_pareto import nondominated_in, sort_by_sum
 
 CODES = {"ste2lo": 0, "pf_lex": 1, "mte2lo": 2, "oful": 3, "mol_ucb": 4, "mol_eps_greedy": 5}
 KINDS = ("means", "linear")
@@ -140,13 +141,21 @@ def _chain(lower, upper, cand, n, full, comp):
 
 
 @numba.njit(**JIT)
-def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide, comp, vec, idx):
+def _mol_front(vec, K, idx, order, work):
+    """The front of ``vec`` into ``idx`` (ascending); rows visited by decreasing sum, ``order`` kept between rounds."""
+    sort_by_sum(vec, order, work)
+    return _listed(nondominated_in(vec, order), K, idx)
+
+
+@numba.njit(**JIT)
+def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide, comp, vec, idx,
+            order):
     """The arm of round ``t`` (the ``select`` methods of the lexicographic and MOL classes)."""
     code, K, Lest = ip[_CODE], ip[_K], ip[_LEST]
     if code == 5:  # MOL-epsilon-greedy: one uniform number, then a uniform arm of all or of the front
         if rng.random() < fp[_EPS]:
             return rng.integers(0, K) if K > 1 else 0
-        return pick(rng, idx, _front(pred, K, Lest, idx))
+        return pick(rng, idx, _mol_front(pred, K, idx, order, w))
     if code == 4:  # MOL-UCB: the Pareto front of x' theta_hat + gamma_t ||x||_{V^-1}
         mode = ip[_CMODE]
         radius = fp[_C] if mode == 2 else _c1(t, ip[_D], Lest, fp[_LAM], fp[_DELTA], fp[_R]) * (
@@ -155,7 +164,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
             wk = math.sqrt(max(q[k], 0.0))
             for j in range(Lest):
                 vec[k, j] = pred[k, j] + radius * wk
-        return pick(rng, idx, _front(vec, K, Lest, idx))
+        return pick(rng, idx, _mol_front(vec, K, idx, order, w))
     c = fp[_SCALE]
     if code == 1:  # PF-LEX: sample means, widths beta_t sqrt((1 + N) / N^2), infinite before the first pull
         radius = c if fp[_CONSTANT] else c * _beta(t, K, Lest, fp[_DELTA], fp[_R])
@@ -201,7 +210,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
 
 @numba.njit(**JIT, nogil=True)  # sweeps on threads run kernels side by side
 def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts, sums, fst, w, est, lower, upper,
-            cand, wide, comp, vec, idx, buf, pos, avail, arms, rewards, st):
+            cand, wide, comp, vec, idx, order, buf, pos, avail, arms, rewards, st):
     """Play rounds st[_T] .. stop - 1; return 1 when the chosen arm's buffer is empty (refill it, call again)."""
     code, Lest = ip[_CODE], ip[_LEST]
     while st[_T] < stop:
@@ -209,7 +218,7 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
         arm = st[_PENDING]
         if arm < 0:
             arm = _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
-                          comp, vec, idx)
+                          comp, vec, idx, order)
             if arm < 0:
                 raise RuntimeError("no arm chosen")
         p = _take(arm, pos, avail, st)
@@ -278,7 +287,8 @@ def play(alg: Algorithm, env: Environment, horizon: int, snap_at: np.ndarray
     st = np.array([1, -1], dtype=np.int64)
     scratch = (np.zeros(K, dtype=np.int64), np.zeros((K, L_est)), np.zeros(1), np.empty(K), np.empty((K, L_est)),
                np.empty((L_est, K)), np.empty((L_est, K)), np.empty(K, dtype=np.int64), np.empty(K, dtype=np.int64),
-               np.empty(K, dtype=np.bool_), np.empty((K, L_est)), np.empty(K, dtype=np.int64))
+               np.empty(K, dtype=np.bool_), np.empty((K, L_est)), np.empty(K, dtype=np.int64),
+               np.arange(K))  # the MOL learners' front: rows by decreasing sum, kept between rounds
     while _kernel(horizon + 1, ip, fp, coefs, env.policy_rng, ridge.features, ridge.V_inv, ridge.theta, ridge.Z,
                   ridge.pred, ridge.sq_widths, ridge._work, *scratch, rew.buf, rew.pos, rew.avail, arms, rewards, st):
         rew.refill(int(st[_PENDING]))

@@ -27,12 +27,11 @@ import numba
 import numpy as np
 from scipy.stats import trim_mean
 
-from . import limits, risk
+from . import limits, risk, simulate  # simulate plays runs through `play`: names read on use
 from .algorithms.base import Problem, RoundState
 from .algorithms.risk_averse import RALUCB, _RAMGapE
 from .environment import BLOCK, Environment
 from .instances import Instance, preset
-from .simulate import make_problem, resolve
 from .trace import Trace
 
 CODES = {"ramgape_b": 0, "ramgape_c": 0, "ra_round_robin": 1, "de_round_robin": 2, "lie_round_robin": 3,
@@ -40,7 +39,7 @@ CODES = {"ramgape_b": 0, "ramgape_c": 0, "ra_round_robin": 1, "de_round_robin": 
 MAX_SAMPLES = 300_000_000  # safety cap of a fixed-confidence run (A13)
 CHUNK_FLOATS = 1 << 21  # samples buffered across all arms (16 MB)
 # kernel state slots
-_T, _I, _QUEUE, _PENDING, _CP, _DONE, _NINIT, _LAST = range(8)
+_T, _I, _QUEUE, _PENDING, _CP, _DONE, _NINIT, _LAST, _NCHG = range(9)
 
 
 @numba.njit(cache=True)
@@ -153,11 +152,39 @@ def _select(code, K, eps, r_xi, st, mu, xi, beta, V, arg, Dh, work):
     return _argmax(work, K)
 
 
+@numba.njit(cache=True)
+def _record(arm, x, K, mu, xi, seen, Dh, dlist, st, arms, samples, chg_t, chg_dh):
+    """Log round st[_T]'s pull and sample, and D_hat if it changed (during initialisation the engine recomputes
+    it from the seen arms every round: so here)."""
+    t = st[_T]
+    arms[t - 1] = arm
+    samples[t - 1] = x
+    if st[_NINIT] < K:
+        _pareto(mu, xi, K, seen, Dh, dlist)
+    c = st[_NCHG]
+    changed = c == 0
+    for i in range(K):
+        if changed:
+            break
+        changed = Dh[i] != chg_dh[c - 1, i]
+    if changed:
+        chg_t[c] = t
+        chg_dh[c] = Dh
+        st[_NCHG] = c + 1
+
+
 @numba.njit(cache=True, nogil=True)  # sweeps on threads run kernels side by side
 def _kernel(code, fc, K, init_pulls, cap, eps, delta, a, alph, rho, r_xi, n, s1, s2, mu, xi, beta, V, arg, Dh,
-            dlist, seen, work, buf, pos, avail, st, cps, cp_front, cp_n, cp_s1, cp_s2):
-    """Run until the algorithm stops, ``cap`` samples, or an arm's buffer runs dry (returns 1; refill it)."""
+            dlist, seen, work, buf, pos, avail, st, cps, cp_front, cp_n, cp_s1, cp_s2, arms, samples, chg_t, chg_dh):
+    """Run until the algorithm stops, ``cap`` samples, or an arm's buffer runs dry (returns 1; refill it).
+
+    With ``arms`` as long as ``cap`` (else empty), also record every pull and sample, and D_hat (the engine's
+    recommendation of every round) where it changes: round ``chg_t[c]`` starts ``chg_dh[c]``; returns 2 when
+    the change log is full (grow it, call again)."""
+    record = len(arms) > 0
     while st[_T] < cap and st[_DONE] == 0:
+        if record and st[_NCHG] >= len(chg_t):
+            return 2
         arm = st[_PENDING]
         if arm < 0:
             if st[_QUEUE] >= 0:
@@ -194,6 +221,8 @@ def _kernel(code, fc, K, init_pulls, cap, eps, delta, a, alph, rho, r_xi, n, s1,
             _gap_index(mu, xi, beta, K, V, arg, Dh, dlist, seen)
             if fc and st[_QUEUE] < 0 and V[_argmax(V, K)] < eps:
                 st[_DONE] = 1
+        if record:
+            _record(arm, x, K, mu, xi, seen, Dh, dlist, st, arms, samples, chg_t, chg_dh)
         while st[_CP] < len(cps) and (cps[st[_CP]] == st[_T] or st[_DONE] == 1):
             c = st[_CP]
             if st[_NINIT] < K:
@@ -251,26 +280,15 @@ def _chunk(K: int, horizon: int) -> int:
     return max(BLOCK, min(CHUNK_FLOATS // K, horizon + BLOCK) // BLOCK * BLOCK)
 
 
-def fast_run(instance: Instance, algorithm: str, horizon: int, seed: int = 0,
-             checkpoints: np.ndarray | list[int] | None = None, **params: Any) -> FastRun:
-    """Play ``algorithm`` for at most ``horizon`` samples (the fixed-budget n / fixed-confidence cap).
+def supports(algorithm: str, kind: str) -> bool:
+    """True when `play` runs ``algorithm`` on instances of ``kind``."""
+    return algorithm in CODES and kind == "distributions"
 
-    ``checkpoints``: sample counts (1..horizon) at which to record D_hat and the statistics; the stopping
-    time is always recorded when a fixed-confidence algorithm stops.
-    """
-    spec = resolve(algorithm, instance)
-    if spec.name not in CODES:
-        raise ValueError(f"algorithm: fast runs support {sorted(CODES)}, not {spec.name!r}")
-    horizon = limits.check_int("horizon", horizon, 1, MAX_SAMPLES)
-    seed = limits.check_int("seed", seed, 0, limits.MAX_SEED)
-    p = spec.validate(params)
-    alg = spec.make(**params)
-    env = Environment(instance, seed)
-    alg.reset(make_problem(instance, horizon, None), env.policy_rng)  # validates rho, a, the regime
-    K, fc = instance.K, alg.regime == "confidence"
-    cps = np.unique(np.asarray([] if checkpoints is None else checkpoints, dtype=np.int64))
-    if cps.size and (cps[0] < 1 or cps[-1] > horizon):
-        raise ValueError(f"checkpoints: must lie in [1, horizon = {horizon}]")
+
+def _drive(name: str, alg: Any, env: Environment, horizon: int, cps: np.ndarray, record: bool) -> tuple:
+    """The kernel played for ``alg`` (reset) on ``env`` up to ``horizon`` samples: its state, the final statistics
+    (n, s1, s2), the checkpoints' records and, with ``record``, the log (arms, samples, change rounds, D_hats)."""
+    K, fc = env.instance.K, alg.regime == "confidence"
     C = cps.size
     n = np.zeros(K, dtype=np.int64)
     s1, s2, mu, xi = np.zeros(K), np.zeros(K), np.zeros(K), np.zeros(K)
@@ -281,22 +299,66 @@ def fast_run(instance: Instance, algorithm: str, horizon: int, seed: int = 0,
     chunk = _chunk(K, horizon)
     buf = np.empty((K, chunk))
     pos, avail = np.zeros(K, dtype=np.int64), np.zeros(K, dtype=np.int64)
-    st = np.array([0, 1, -1, -1, 0, 0, 0, -1], dtype=np.int64)
+    st = np.array([0, 1, -1, -1, 0, 0, 0, -1, 0], dtype=np.int64)
     out = (np.zeros((C, K), dtype=np.bool_), np.zeros((C, K), dtype=np.int64), np.zeros((C, K)), np.zeros((C, K)))
+    size = horizon if record else 0
+    log = [np.empty(size, dtype=np.int64), np.empty(size), np.empty(min(size, 64), dtype=np.int64),
+           np.zeros((min(size, 64), K), dtype=np.bool_)]
     a = 0.0 if fc else float(alg.a)
     delta = float(alg.delta) if fc else 1.0
-    while _kernel(CODES[spec.name], fc, K, alg.init_pulls, horizon, float(alg.eps), delta, a, alg.alpha,
-                  alg.rho, risk.hvi_reference(alg.rho)[1], n, s1, s2, mu, xi, beta, V, arg, Dh, dlist, seen,
-                  work, buf, pos, avail, st, cps, *out):
+    while code := _kernel(CODES[name], fc, K, alg.init_pulls, horizon, float(alg.eps), delta, a, alg.alpha,
+                          alg.rho, risk.hvi_reference(alg.rho)[1], n, s1, s2, mu, xi, beta, V, arg, Dh, dlist, seen,
+                          work, buf, pos, avail, st, cps, *out, *log):
+        if code == 2:  # the change log is full: twice as long
+            log[2] = np.concatenate([log[2], np.empty_like(log[2])])
+            log[3] = np.concatenate([log[3], np.zeros_like(log[3])])
+            continue
         arm = int(st[_PENDING])
         size = min(chunk, 2 * avail[arm] or BLOCK)  # doubling refills: short runs draw little
         buf[arm, :size] = env._block(arm, size // BLOCK)[:, 0]
         pos[arm], avail[arm] = 0, size
+    return st, (n, s1, s2), out, log
+
+
+def fast_run(instance: Instance, algorithm: str, horizon: int, seed: int = 0,
+             checkpoints: np.ndarray | list[int] | None = None, **params: Any) -> FastRun:
+    """Play ``algorithm`` for at most ``horizon`` samples (the fixed-budget n / fixed-confidence cap).
+
+    ``checkpoints``: sample counts (1..horizon) at which to record D_hat and the statistics; the stopping
+    time is always recorded when a fixed-confidence algorithm stops.
+    """
+    spec = simulate.resolve(algorithm, instance)
+    if spec.name not in CODES:
+        raise ValueError(f"algorithm: fast runs support {sorted(CODES)}, not {spec.name!r}")
+    horizon = limits.check_int("horizon", horizon, 1, MAX_SAMPLES)
+    seed = limits.check_int("seed", seed, 0, limits.MAX_SEED)
+    p = spec.validate(params)
+    alg = spec.make(**params)
+    env = Environment(instance, seed)
+    alg.reset(simulate.make_problem(instance, horizon, None), env.policy_rng)  # validates rho, a, the regime
+    cps = np.unique(np.asarray([] if checkpoints is None else checkpoints, dtype=np.int64))
+    if cps.size and (cps[0] < 1 or cps[-1] > horizon):
+        raise ValueError(f"checkpoints: must lie in [1, horizon = {horizon}]")
+    st, (n, s1, s2), out, _ = _drive(spec.name, alg, env, horizon, cps, record=False)
     done = int(st[_CP])
     return FastRun(instance=instance, algorithm=spec.name, params=p, seed=seed, samples=int(st[_T]),
                    stopped=bool(st[_DONE]), counts=n, sums=s1, sumsq=s2, last_arm=int(st[_LAST]),
                    checkpoints=cps[:done], fronts=out[0][:done], cp_counts=out[1][:done], cp_sums=out[2][:done],
                    cp_sumsq=out[3][:done])
+
+
+def play(alg: Any, env: Environment, horizon: int) -> tuple[np.ndarray, np.ndarray, list[tuple[int, tuple]]]:
+    """A run of ``alg`` (a reset risk-averse algorithm that `supports`) without snapshots, for `simulate.run`: the
+    arms and samples of every round and the recommendation changes ``(first round, D_hat)``, as the engine's
+    round-by-round loop gives them (tested bit for bit). Leaves ``alg.done`` and ``alg.recommendation`` as that
+    loop would; the rest of ``alg``'s state is not kept (no snapshots are drawn from it)."""
+    st, _, _, (arms, samples, chg_t, chg_dh) = _drive(alg.spec.name, alg, env, horizon, np.empty(0, np.int64),
+                                                      record=True)
+    t, c = int(st[_T]), int(st[_NCHG])
+    changes = [(int(chg_t[i]), tuple(int(a) for a in np.flatnonzero(chg_dh[i]))) for i in range(c)]
+    alg.done = bool(st[_DONE])
+    alg.recommendation = changes[-1][1] if changes else None
+    return arms[:t], samples[:t, None], changes
 
 
 # ---------------------------------------------------------------------- snapshots and Experiment 2
@@ -307,9 +369,9 @@ def state_from_stats(instance: Instance, algorithm: str, t: int, counts: np.ndar
 
     m_t / p_t are the pair the next selection would use (the fast kernel does not record the past pair).
     """
-    spec = resolve(algorithm, instance)
+    spec = simulate.resolve(algorithm, instance)
     alg = spec.make(**params)
-    problem: Problem = make_problem(instance, horizon, None)
+    problem: Problem = simulate.make_problem(instance, horizon, None)
     alg.reset(problem, np.random.default_rng(0))
     alg.stats.counts[:] = counts
     alg.stats.sums[:, 0], alg.stats.sumsq[:, 0] = sums, sumsq

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from . import fast_classic, fast_linear, fast_pfiwr, limits
+from . import fast_classic, fast_linear, fast_pfiwr, fast_risk, limits
 from .algorithms.base import Algorithm, AlgorithmSpec, Problem, get_algorithm
 from .algorithms.psi_common import BatchedIdentifier
 from .environment import Environment
@@ -55,7 +55,7 @@ def resolve(algorithm: str | AlgorithmSpec, instance: Instance) -> AlgorithmSpec
 
 def has_fast_loop(algorithm: str, kind: str) -> bool:
     """True when `run` plays ``algorithm`` on instances of ``kind`` (with fixed contexts) in a compiled loop (the
-    linear learners' loop, `fast_linear`, plays runs without snapshots), or batch by batch (identification
+    linear learners' and the risk-averse loops play runs without snapshots), or batch by batch (identification
     algorithms that plan their pulls): about a microsecond a round."""
     if kind == "contextual":
         return False
@@ -67,7 +67,7 @@ def has_compiled_loop(algorithm: str, kind: str) -> bool:
     """True when `run` plays ``algorithm`` on instances of ``kind`` in a compiled (numba) loop, which releases the
     GIL: runs of it on several threads go side by side."""
     return kind != "contextual" and any(fast.supports(algorithm, kind) for fast in (fast_classic, fast_linear,
-                                                                                        fast_pfiwr))
+                                                                                        fast_pfiwr, fast_risk))
 
 
 def _compiled_loop(name: str, alg: Algorithm, kind: str, snapshots: int) -> Any:
@@ -154,6 +154,20 @@ def _play_compiled_pfiwr(alg: Algorithm, env: Environment, horizon: int, snap_at
     return t
 
 
+def _play_compiled_risk(alg: Algorithm, env: Environment, horizon: int, rec_metric: Any, arms: np.ndarray,
+                        rewards: np.ndarray, per_round: dict[str, list[float]]) -> int:
+    """`run`'s loop for the risk-averse algorithms without snapshots (`fast_risk`): fills the arrays as the
+    round-by-round loop does, the recommendation metrics scored once per recommendation; returns the rounds."""
+    played, got, changes = fast_risk.play(alg, env, horizon)
+    t = len(played)
+    arms[:t], rewards[:t] = played, got
+    if rec_metric is not None:
+        for (start, rec), (end, _) in zip(changes, [*changes[1:], (t + 1, None)], strict=True):
+            for key, value in rec_metric(env.instance, rec).items():
+                per_round.setdefault(key, []).extend([value] * (end - start))
+    return t
+
+
 def run(
     instance: Instance,
     algorithm: str | AlgorithmSpec,
@@ -205,12 +219,15 @@ def run(
     t = 0
     batchwise = compiled and isinstance(alg, BatchedIdentifier) and not env.moving
     pfiwr_loop = compiled and not env.moving and fast_pfiwr.supports(spec.name, instance.kind)
+    risk_loop = compiled and snapshots == 0 and fast_risk.supports(spec.name, instance.kind)
     if batchwise:
         t = _play_batches(alg, env, horizon, snap_at, snapshots, rec_metric, arms, rewards, per_round, states)
     if pfiwr_loop:
         t = _play_compiled_pfiwr(alg, env, horizon, snapshot_rounds(horizon, snapshots), snapshots, rec_metric,
                                  arms, rewards, per_round, states)
-    for t in range(1, 1 if batchwise or pfiwr_loop else horizon + 1):
+    if risk_loop:
+        t = _play_compiled_risk(alg, env, horizon, rec_metric, arms, rewards, per_round)
+    for t in range(1, 1 if batchwise or pfiwr_loop or risk_loop else horizon + 1):
         if env.moving:
             env.next_round()
             problem.context = env.context

@@ -5,6 +5,8 @@ Workloads (3 algorithms x 50 seeds x T = 20,000, the Compare page's largest sett
 
 * classic family on preset "default" (Pareto UCB1, Pareto TS, MO epsilon-greedy): compiled round loops;
 * identification family on preset "default" (GEGE fixed budget and confidence, PFIwR);
+* risk-averse identification on preset "risk_averse_table1" (RAMGapE-c, RA-LUCB, RA round robin, fixed confidence;
+  none stops within 20,000 samples there): the compiled loop of `banditviz.fast_risk`;
 * lexicographic family on preset "lexicographic_lambda_0.1" (STE2LO, MTE2LO, OFUL) and the MOL baselines on the
   linear MOL-TS preset "mol_ts_fig11" (MOL-UCB, MOL-epsilon-greedy; K = 100, L = 4): the compiled loop of the
   linear learners (`banditviz.fast_linear`).
@@ -34,6 +36,7 @@ SEEDS, HORIZON, REPEATS, REFERENCE_SEEDS = 50, 20_000, 3, 2
 WORKLOADS = {  # family: preset, algorithms, target seconds
     "classic": ("default", ["pareto_ucb1", "pareto_ts", "mo_epsilon_greedy"], 2.0),
     "identification": ("default", ["gege_fb", "gege_fc", "pfiwr"], 2.0),
+    "risk-averse": ("risk_averse_table1", ["ramgape_c", "ra_lucb", "ra_round_robin"], 2.0),
     "lexicographic": ("lexicographic_lambda_0.1", ["ste2lo", "mte2lo", "oful"], 5.0),
     "linear (MOL)": ("mol_ts_fig11", ["mol_ucb", "mol_eps_greedy"], 5.0),
 }

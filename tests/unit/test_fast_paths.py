@@ -1,19 +1,19 @@
 """`simulate.run`'s fast paths give the Python loop's Trace bit for bit (arms, rewards, metrics, snapshots
 with their events and extras): the compiled loop of the classic baselines on every noise, prior and instance
-kind it serves, the compiled PFIwR loop on fixed means, and the batch-wise loop of the identification
-algorithms that plan their pulls."""
+kind it serves, the compiled PFIwR loop on fixed means, the compiled loop of the risk-averse algorithms (runs
+without snapshots), and the batch-wise loop of the identification algorithms that plan their pulls."""
 
 import json
 
 import numpy as np
 import pytest
 
-from banditviz import ALGORITHMS, Instance, fast_classic, preset, run
+from banditviz import ALGORITHMS, Instance, fast_classic, fast_risk, preset, run
 from banditviz.algorithms.psi_common import BatchedIdentifier
 from banditviz.environment import Environment
 from banditviz.fast_classic import CODES, supports
 from banditviz.instances import random_linear, uniform_box
-from banditviz.simulate import has_fast_loop
+from banditviz.simulate import has_fast_loop, make_problem
 from banditviz.trace import _encode
 
 CLASSIC = [("uniform", {}), ("pareto_ucb1", {}), ("pareto_ts", {}), ("pareto_ts", {"prior": "gaussian"}),
@@ -94,6 +94,7 @@ def test_which_runs_are_compiled():
     assert has_fast_loop("pfiwr", "means") and not has_fast_loop("pfiwr", "linear")  # one-hot contexts only
     assert has_fast_loop("gege_fb", "linear") and not has_fast_loop("gege_fb", "contextual")  # batch-wise
     assert not has_fast_loop("mol_ts", "linear")
+    assert has_fast_loop("ramgape_c", "distributions") and has_fast_loop("egp", "distributions")  # fast_risk
 
 
 # ---------------------------------------------------------------------- batch-wise identification
@@ -165,3 +166,48 @@ def test_the_pfiwr_comparison_sees_the_width_halved(monkeypatch):
         monkeypatch.setattr(fast_pfiwr._Constants, "extend", halved)
         assert not np.array_equal(run(inst, "pfiwr", 3000, seed, snapshots=0).arms, slow.arms)
         monkeypatch.setattr(fast_pfiwr._Constants, "extend", real)
+
+
+RISK = [(name, {}) for name in fast_risk.CODES] + [("ra_round_robin", {"regime": "budget"}),
+                                                    ("ra_lucb", {"regime": "budget"}), ("ramgape_b", {"a": 0.1})]
+
+
+@pytest.mark.parametrize("name,params", RISK)
+def test_compiled_risk_averse_run_equals_the_python_engine_bit_for_bit(name, params):
+    """Runs without snapshots play in `fast_risk`'s kernel: same arms, samples, per-round simple regret (its
+    recommendation each round, more than the log's first 64 changes here), recommendation and stopping round."""
+    inst = preset("risk_averse_table3", pattern=20)
+    fast = run(inst, name, 5000, 7, snapshots=0, **params)
+    assert_same_trace(fast, run(inst, name, 5000, 7, snapshots=0, compiled=False, **params))
+    assert np.count_nonzero(np.diff(fast.metrics["simple_regret"])) > 0
+
+
+@pytest.mark.parametrize("name", ["ramgape_c", "ra_lucb", "de_round_robin"])
+def test_compiled_risk_averse_run_stops_where_the_engine_stops(name):
+    inst = preset("risk_averse_easy")
+    fast = run(inst, name, 50_000, 3, snapshots=0, epsilon=0.3)
+    assert fast.stopped_at is not None
+    assert_same_trace(fast, run(inst, name, 50_000, 3, snapshots=0, compiled=False, epsilon=0.3))
+
+
+def test_the_risk_averse_log_grows_past_its_first_64_changes():
+    inst = preset("risk_averse_table3", pattern=20)
+    alg = ALGORITHMS["ramgape_c"].make()
+    env = Environment(inst, 7)
+    alg.reset(make_problem(inst, 5000, None), env.policy_rng)
+    arms, samples, changes = fast_risk.play(alg, env, 5000)
+    assert len(changes) > 64 and changes[0][0] == 1 and len(arms) == len(samples) == 5000
+    assert all(a[0] < b[0] and a[1] != b[1] for a, b in zip(changes, changes[1:]))  # changes only, in order
+
+
+def test_the_risk_averse_comparison_sees_one_sample_out_of_place(monkeypatch):
+    """The broken variant: the kernel's first refill of an arm starting one sample late differs from the engine."""
+    inst = preset("risk_averse_table3", pattern=20)
+    slow = run(inst, "ramgape_c", 800, 5, snapshots=0, compiled=False)
+    real = Environment._block
+
+    def late(self, arm, blocks=1):
+        return real(self, arm, blocks)[::-1] if arm == 0 else real(self, arm, blocks)
+
+    monkeypatch.setattr(Environment, "_block", late)
+    assert not np.array_equal(run(inst, "ramgape_c", 800, 5, snapshots=0).rewards, slow.rewards)

@@ -227,6 +227,36 @@ def test_compiled_mask_of_few_arms_equals_moocores():
         np.testing.assert_array_equal(nondominated(mu[:40]), pp.pareto_mask(mu[:40]))
 
 
+def test_compiled_mask_is_the_same_in_any_visiting_order():
+    """`nondominated_in` keeps an archive, so the order of the rows must not matter (ties, duplicates, infinities);
+    `sort_by_sum` sorts by decreasing sum whatever order it starts from. The broken variant, an archive that never
+    evicts, keeps rows that a later row dominates."""
+    from banditviz.fast_pareto import nondominated_in, sort_by_sum
+
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        K, L = int(rng.integers(1, 60)), int(rng.integers(1, 5))
+        mu = rng.integers(0, 4, (K, L)).astype(float)
+        mu[rng.random((K, L)) < 0.05] = -np.inf
+        order, sums = rng.permutation(K), np.empty(K)
+        np.testing.assert_array_equal(nondominated_in(mu, order), brute_pareto(mu))
+        sort_by_sum(mu, order, sums)
+        total = mu.sum(axis=1)[order]
+        assert sorted(order) == list(range(K)) and (total[:-1] >= total[1:]).all()
+        np.testing.assert_array_equal(nondominated_in(mu, order), brute_pareto(mu))
+
+    def no_eviction(mu, order):
+        kept = []
+        for a in order:
+            if not any((mu[b] >= mu[a]).all() and (mu[b] > mu[a]).any() for b in kept):
+                kept.append(a)
+        return np.isin(np.arange(len(mu)), kept)
+
+    mu = np.array([[0.0, 0.0], [1.0, 1.0]])
+    assert not np.array_equal(no_eviction(mu, [0, 1]), brute_pareto(mu))
+    np.testing.assert_array_equal(nondominated_in(mu, np.array([0, 1])), brute_pareto(mu))
+
+
 # --------------------------------------------------------------------------------------------------
 # dominance, Pareto front, Pareto gap
 
