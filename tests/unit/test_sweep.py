@@ -159,20 +159,15 @@ def serial_table():
 
 
 @pytest.mark.timeout(120)
-def test_processes_backend_gives_the_serial_table(serial_table):
+@pytest.mark.parametrize("backend", ["processes", "threads"])
+def test_local_backends_give_the_serial_table(serial_table, backend):
     inst, algs, seeds, horizon = SMALL
     for batch in (True, False):
-        table = banditviz.sweep(inst, algs, seeds, horizon, record_every=30, backend="processes", workers=2,
-                                batch=batch)
+        table = banditviz.sweep(inst, algs, seeds, horizon, record_every=30, backend=backend, workers=2, batch=batch)
         pd.testing.assert_frame_equal(table, serial_table)
 
 
-def test_threads_backend_gives_the_serial_table(serial_table):
-    inst, algs, seeds, horizon = SMALL
-    for batch in (True, False):
-        table = banditviz.sweep(inst, algs, seeds, horizon, record_every=30, backend="threads", workers=2,
-                                batch=batch)
-        pd.testing.assert_frame_equal(table, serial_table)
+def test_threads_run_compiled_and_python_runs_side_by_side():
     linear = banditviz.preset("mol_ts_fig11")  # the compiled linear loop, 4 jobs on 2 threads
     entries = ["mol_ucb", ("mol_eps_greedy", {"exploit_set": "effective"})]  # the second plays in Python
     pd.testing.assert_frame_equal(banditviz.sweep(linear, entries, 8, 300, backend="threads", workers=2),
