@@ -1,9 +1,11 @@
-"""Compiled (numba) kernels of `banditviz.pareto`: the O(K^2) PSI gaps (LinPSI Sec. 2.1, eq. (1)) and the Pareto
-mask of a few arms.
+"""Compiled (numba) kernels of `banditviz.pareto`: the O(K^2) PSI gaps (LinPSI Sec. 2.1, eq. (1)), the Pareto
+mask of a few arms, the order of distinct rows, and the certificates and bounds of the effective Pareto front and
+gap (MOL-TS Def. 5, 6) that spare most of their LPs.
 
-They only subtract pairs of entries, compare them and take maxima and minima of those differences, with the
-operations `banditviz.pareto.psi_gaps` describes: no sum is reassociated, so their values equal the numpy (and
-moocore) formulations' exactly (tested against them)."""
+The PSI gaps, the mask and the row order only subtract pairs of entries and compare them, with the operations
+`banditviz.pareto.psi_gaps` describes: no sum is reassociated, so their values equal the numpy (and moocore)
+formulations' exactly (tested against them). The certificates sum L products in their own order: each carries a
+rounding margin (``err``) that covers any order, and decides only what it proves; the rest goes to the LP."""
 
 from __future__ import annotations
 
@@ -167,3 +169,112 @@ def successive_reject(gaps: np.ndarray, front: np.ndarray) -> tuple[int, bool]:
     if i1 < 0 or (i2 >= 0 and gaps[i2] >= gaps[i1]):
         return i2, False
     return i1, True
+
+
+@numba.njit(cache=True)
+def bank_certifies(U: np.ndarray, a: int, W: np.ndarray, tol_abs: float, err: float) -> bool:
+    """Some strictly positive weight row w of ``W`` (rows summing to 1) certifies row ``a`` of ``U`` in the effective
+    front: (max_b w.u_b - w.u_a + err) <= tol_abs min(w) (MOL-TS Def. 5, the weighted-sum bound)."""
+    n, L = U.shape
+    for k in range(W.shape[0]):
+        best, own, low = -np.inf, 0.0, np.inf
+        for r in range(n):
+            s = 0.0
+            for j in range(L):
+                s += U[r, j] * W[k, j]
+            if s > best:
+                best = s
+            if r == a:
+                own = s
+        for j in range(L):
+            low = min(low, W[k, j])
+        if best - own + err <= tol_abs * low:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def pair_mixture_dominates(U: np.ndarray, a: int, tol_abs: float, err: float) -> bool:
+    """Is row ``a`` of ``U`` beaten, beyond the tolerance, by a mixture of two rows (an explicit point of MOL-TS
+    Def. 5's LP)? For each pair (b, c) the betas with beta (u_b - u_c) >= u_a - u_c in every objective form an
+    interval; its midpoint gives the candidate mixture, kept if it beats u_a by more than ``err`` in every objective
+    and by more than tol_abs + L err in total (margins for the rounding of these sums)."""
+    n, L = U.shape
+    for b in range(n):
+        for c in range(n):
+            lo, hi, blocked = 0.0, 1.0, False
+            for j in range(L):
+                diff = U[b, j] - U[c, j]
+                need = U[a, j] - U[c, j]
+                if diff > 0:
+                    lo = max(lo, need / diff)
+                elif diff < 0:
+                    hi = min(hi, need / diff)
+                elif need > 0:
+                    blocked = True
+            if blocked or not lo < hi:
+                continue
+            beta = (lo + hi) / 2
+            low, total = np.inf, 0.0
+            for j in range(L):
+                slack = beta * U[b, j] + (1 - beta) * U[c, j] - U[a, j]
+                low = min(low, slack)
+                total += slack
+            if low > err and total > tol_abs + L * err:
+                return True
+    return False
+
+
+@numba.njit(cache=True)
+def gap_bounds(U: np.ndarray, target: np.ndarray, W: np.ndarray) -> tuple[float, float]:
+    """Bounds on the effective Pareto gap of ``target`` against the rows of ``U`` (MOL-TS Def. 6): the Pareto gap
+    max(0, max_b min_l (u_b - target)_l) below, min over the weight rows w of ``W`` of max_b w.u_b - w.target above."""
+    n, L = U.shape
+    lb = 0.0
+    for b in range(n):
+        m = U[b, 0] - target[0]
+        for j in range(1, L):
+            m = min(m, U[b, j] - target[j])
+        lb = max(lb, m)
+    ub = np.inf
+    for k in range(W.shape[0]):
+        best = -np.inf
+        for b in range(n):
+            s = 0.0
+            for j in range(L):
+                s += U[b, j] * W[k, j]
+            best = max(best, s)
+        own = 0.0
+        for j in range(L):
+            own += W[k, j] * target[j]
+        ub = min(ub, best - own)
+    return lb, ub
+
+
+@numba.njit(cache=True)
+def distinct_row_order(x: np.ndarray) -> np.ndarray:
+    """The rows of ``x`` in ascending lexicographic order (first column first: ``np.lexsort(x.T[::-1])``), by
+    insertion; empty when two rows are equal by value (-0.0 == 0.0) or a value is NaN, where the caller's
+    ``np.unique`` decides."""
+    n, L = x.shape
+    for i in range(n):
+        for j in range(L):
+            if np.isnan(x[i, j]):
+                return np.empty(0, dtype=np.int64)
+    order = np.arange(n)
+    for i in range(1, n):
+        a = order[i]
+        k = i - 1
+        while k >= 0:
+            b = order[k]
+            j = 0
+            while j < L and x[b, j] == x[a, j]:
+                j += 1
+            if j == L:
+                return np.empty(0, dtype=np.int64)
+            if x[b, j] < x[a, j]:
+                break
+            order[k + 1] = b
+            k -= 1
+        order[k + 1] = a
+    return order

@@ -220,7 +220,7 @@ class MOLTS(_MOLinear):
         self.theta_samples = self.sample_parameters(self.radius)
         scores = np.einsum("kd,lmd->klm", self.X, self.theta_samples)
         self.winner = scores.argmax(axis=2)
-        self.samples = np.take_along_axis(scores, self.winner[:, :, None], axis=2)[:, :, 0]
+        self.samples = scores.max(axis=2)  # the winners' scores
         what = f"the effective Pareto front of the sampled vectors (M = {self.M}, c = {self.radius:.3g})"
         if self.sampler is None:  # L <= 2: the whole front by the monotone chain is cheap
             self.effective = pareto.effective_pareto_mask(self.samples)

@@ -44,30 +44,6 @@ def slack_lp(U: np.ndarray, a: int) -> float:
                               np.full(n + L, np.inf))
 
 
-def pair_mixture_dominates(U: np.ndarray, a: int, tol_abs: float, err: float) -> bool:
-    """Is u_a beaten, beyond the tolerance, by a mixture of two arms of U (an explicit LP point)?
-
-    For each pair (b, c) the betas with beta (u_b - u_c) >= u_a - u_c in every objective form an interval;
-    its midpoint gives the candidate mixture, checked in floating point with the margin ``err``.
-    """
-    u = U[a]
-    diff = U[:, None, :] - U[None, :, :]
-    need = u[None, None, :] - U[None, :, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = need / diff
-    lo = np.where(diff > 0, ratio, -np.inf).max(axis=2)
-    hi = np.where(diff < 0, ratio, np.inf).min(axis=2)
-    blocked = ((diff == 0) & (need > 0)).any(axis=2)
-    lo, hi = np.maximum(lo, 0.0), np.minimum(hi, 1.0)
-    ok = (lo < hi) & ~blocked
-    if not ok.any():
-        return False
-    beta = ((lo + hi) / 2)[ok][:, None]
-    b, c = np.nonzero(ok)
-    slack = beta * U[b] + (1 - beta) * U[c] - u
-    return bool(((slack.min(axis=1) > err) & (slack.sum(axis=1) > tol_abs + U.shape[1] * err)).any())
-
-
 class EffectiveFrontSampler:
     """Draws an arm uniformly from the effective Pareto front of a K x L array of vectors (L >= 3 worth it)."""
 
@@ -78,11 +54,9 @@ class EffectiveFrontSampler:
     def is_effective(self, U: np.ndarray, a: int, tol_abs: float, err: float) -> bool:
         """Exact membership of u_a (a row of the distinct Pareto vectors U) in the effective front."""
         self.tests += 1
-        W = self.bank
-        scores = U @ W.T
-        if ((scores.max(axis=0) - scores[a] + err) <= tol_abs * W.min(axis=1)).any():
+        if fast_pareto.bank_certifies(U, a, self.bank, tol_abs, err):
             return True
-        if pair_mixture_dominates(U, a, tol_abs, err):
+        if fast_pareto.pair_mixture_dominates(U, a, tol_abs, err):
             return False
         w = fast_pareto.cone_weight(U, a)
         s = U @ w
