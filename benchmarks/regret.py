@@ -9,10 +9,11 @@ For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
   (`NaiveRidge` swapped in for `SharedRidge`), and the ratio fast / naive, which grows with T;
 * the full engine run (`banditviz.run`, no snapshots) with the per-round Pareto and effective Pareto
   regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself;
-  with ``--lp-only``, that run against the previous code in the same process (`previous_code`: moocore's
-  Pareto masks, the numpy ridge step, no perceptron weight in MOL-TS's front sampler; with
-  ``--previous "session 1"`` also every LP through ``scipy.optimize.linprog``, `banditviz.highs_lp`'s
-  reference, and ``np.unique`` for `pareto.unique_rows`),
+  with ``--lp-only``, that run against the previous code in the same process (`previous_code`: by default
+  the effective front's certificates, the effective gap's bounds and the row order in numpy; with
+  ``--previous "session 2"`` also moocore's Pareto masks, the numpy ridge step, no perceptron weight in
+  MOL-TS's front sampler; with ``--previous "session 1"`` also every LP through ``scipy.optimize.linprog``,
+  `banditviz.highs_lp`'s reference, and ``np.unique`` for `pareto.unique_rows`),
   interleaved, medians of CPU time, with the ratio.
 
 Target: >= 5,000 rounds/s for MOL-UCB's own cost, constant in T.  Usage:
@@ -141,12 +142,60 @@ def np_unique_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return u, np.asarray(inv).reshape(-1)
 
 
+def np_bank_certifies(U: np.ndarray, a: int, W: np.ndarray, tol_abs: float, err: float) -> bool:
+    scores = U @ W.T
+    return bool(((scores.max(axis=0) - scores[a] + err) <= tol_abs * W.min(axis=1)).any())
+
+
+def np_pair_mixture_dominates(U: np.ndarray, a: int, tol_abs: float, err: float) -> bool:
+    u = U[a]
+    diff = U[:, None, :] - U[None, :, :]
+    need = u[None, None, :] - U[None, :, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = need / diff
+    lo = np.maximum(np.where(diff > 0, ratio, -np.inf).max(axis=2), 0.0)
+    hi = np.minimum(np.where(diff < 0, ratio, np.inf).min(axis=2), 1.0)
+    ok = (lo < hi) & ~((diff == 0) & (need > 0)).any(axis=2)
+    if not ok.any():
+        return False
+    beta = ((lo + hi) / 2)[ok][:, None]
+    b, c = np.nonzero(ok)
+    slack = beta * U[b] + (1 - beta) * U[c] - u
+    return bool(((slack.min(axis=1) > err) & (slack.sum(axis=1) > tol_abs + U.shape[1] * err)).any())
+
+
+def np_gap_bounds(U: np.ndarray, target: np.ndarray, W: np.ndarray) -> tuple[float, float]:
+    lb = max(0.0, float((U - target).min(axis=1).max()))
+    return lb, float(((U @ W.T).max(axis=0) - W @ target).min())
+
+
+def np_distinct_row_order(x: np.ndarray) -> np.ndarray:
+    order = np.lexsort(x.T[::-1])
+    sx = x[order]
+    return order if (sx[1:] != sx[:-1]).any(axis=1).all() else np.empty(0, dtype=np.int64)
+
+
+NUMPY_KERNELS = {"bank_certifies": np_bank_certifies, "pair_mixture_dominates": np_pair_mixture_dominates,
+                 "gap_bounds": np_gap_bounds, "distinct_row_order": np_distinct_row_order}
+
+
 @contextmanager
 def previous_code(spec: AlgorithmSpec, generation: str):
-    """The code before a change: "session 2" has moocore's Pareto masks, the numpy ridge step (`NumpyRidge`) and no
-    perceptron weight in the front sampler (`fast_pareto.cone_weight`);
+    """The code before a change: "session 3" has the effective front's certificates, the effective gap's bounds and
+    the order of distinct rows in numpy (`NUMPY_KERNELS`); "session 2" also moocore's Pareto masks, the numpy ridge
+    step (`NumpyRidge`) and no perceptron weight in the front sampler (`fast_pareto.cone_weight`);
     "session 1" also solves every LP of the effective front and gap through ``linprog`` and finds distinct rows
     by ``np.unique``."""
+    compiled = {name: getattr(fast_pareto, name) for name in NUMPY_KERNELS}
+    for name, kernel in NUMPY_KERNELS.items():
+        setattr(fast_pareto, name, kernel)
+    if generation == "session 3":
+        try:
+            yield
+        finally:
+            for name, kernel in compiled.items():
+                setattr(fast_pareto, name, kernel)
+        return
     direct, unique, small, cone = highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT, fast_pareto.cone_weight
     pareto.SMALL_FRONT = 0
     fast_pareto.cone_weight = lambda U, a, steps=64: np.zeros(U.shape[1])  # certifies nothing: the LP decides
@@ -158,6 +207,8 @@ def previous_code(spec: AlgorithmSpec, generation: str):
             yield
     finally:
         highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT, fast_pareto.cone_weight = direct, unique, small, cone
+        for name, kernel in compiled.items():
+            setattr(fast_pareto, name, kernel)
 
 
 def lp_ratio(spec: AlgorithmSpec, horizon: int, generation: str, repeats: int = 3) -> tuple[float, float]:
@@ -176,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--algorithms", nargs="+", default=BENCHMARKED)
     parser.add_argument("--lp-only", action="store_true",
                         help="only the engine run, current vs previous code (medians of 3)")
-    parser.add_argument("--previous", choices=("session 1", "session 2"), default="session 2",
+    parser.add_argument("--previous", choices=("session 1", "session 2", "session 3"), default="session 3",
                         help="which previous code --lp-only compares with (default: %(default)s)")
     args = parser.parse_args(argv)
     if args.lp_only:
