@@ -15,12 +15,12 @@ MOL-TS itself has no compiled loop (its uniform draw from the effective front so
 Python engine's time (`benchmarks/regret.py` gives its rounds per second).
 
 Each workload is timed as the app runs it (backend chosen by `runs.sweep_backend`: threads of the app's process
-when every run is in a compiled loop, which releases the GIL; a cold cache: the median of REPEATS presses), and the reference (`sweep(..., batch=False)`, serial) is timed on
-REFERENCE_SEEDS seeds and scaled to 50 (runs are independent, so a sweep's time is the sum of its runs'
-times). The first press of a fresh process also loads the compiled kernels from numba's on-disk cache:
-printed apart. The machine is shared (2 cores, several users): absolute seconds are noisy, the ratios
-(same process, interleaved) much less so; CPU seconds of an in-process press are what it would take on an
-idle core. Targets: < 2 s classic and identification, < 5 s linear.
+when every run is in a compiled loop, which releases the GIL; a cold cache: the median of REPEATS presses), and the
+reference (`sweep(..., batch=False)`, serial) is timed on REFERENCE_SEEDS seeds and scaled to 50 (runs are
+independent, so a sweep's time is the sum of its runs' times). The first press of a fresh process also loads the
+compiled kernels from numba's on-disk cache: printed apart. The machine is shared (2 cores, several users):
+absolute seconds are noisy, the ratios (same process, interleaved) much less so; CPU seconds of an in-process press
+are what it would take on an idle core. Targets: < 2 s classic, identification and risk-averse, < 5 s linear.
 """
 
 from __future__ import annotations

@@ -197,7 +197,7 @@ def test_the_risk_averse_log_grows_past_its_first_64_changes():
     alg.reset(make_problem(inst, 5000, None), env.policy_rng)
     arms, samples, changes = fast_risk.play(alg, env, 5000)
     assert len(changes) > 64 and changes[0][0] == 1 and len(arms) == len(samples) == 5000
-    assert all(a[0] < b[0] and a[1] != b[1] for a, b in zip(changes, changes[1:]))  # changes only, in order
+    assert all(a[0] < b[0] and a[1] != b[1] for a, b in zip(changes, changes[1:], strict=False))  # changes only
 
 
 def test_the_risk_averse_comparison_sees_one_sample_out_of_place(monkeypatch):

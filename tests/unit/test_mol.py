@@ -13,8 +13,8 @@ from banditviz import ALGORITHMS, Instance, Trace, preset, run
 from banditviz.algorithms.base import ACTIVE, CANDIDATE, Problem
 from banditviz.algorithms.mol import MOLTS, confidence_radius, theorem2_samples
 from banditviz.algorithms.mol_front import TOL, EffectiveFrontSampler
-from banditviz.fast_pareto import pair_mixture_dominates
 from banditviz.environment import Environment
+from banditviz.fast_pareto import pair_mixture_dominates
 from banditviz.instances import random_contextual, random_linear
 from banditviz.presets.mol import SETTINGS
 
