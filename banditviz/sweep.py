@@ -306,8 +306,8 @@ def _serial(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iter
 
 
 def _threads(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Iterator[tuple[int, pd.DataFrame]]:
-    """Threads of this process, for runs in compiled loops (their kernels release the GIL: 2 threads, 1.9x on 2
-    cores, `benchmarks/compare.py`). Progress is reported by whole jobs, from the caller's thread; a sweep stopped
+    """Threads of this process, for runs in compiled loops (their kernels release the GIL: 1.5-2x on 2 cores,
+    `benchmarks/compare.py`). Progress is reported by whole jobs, from the caller's thread; a sweep stopped
     early starts no further job (the running ones finish: a job of compiled runs takes milliseconds to a second)."""
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="banditviz-sweep") as pool:
         futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}

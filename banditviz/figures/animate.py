@@ -885,7 +885,8 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
 
 def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = None, max_frames: int = 300,
          show_truth: bool = True, controls: bool = True, height: int | None = None) -> go.Figure:
-    """Two runs on the same instance side by side (A left, B right), their curves together below.
+    """Two runs on the same instance side by side (A left, B right), their curves together below (in 3-D, in a
+    figure under `TALL_RACE` px, in a column on the right).
 
     Frames are aligned by round: the union of both runs' snapshot rounds (thinned evenly to the frame
     budget), each side showing its latest snapshot at or before the frame's round, so a run that stopped
@@ -915,7 +916,7 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
         left, right, top = (0.0, 0.37), (0.39, 0.76), (0.0, 1.0)
         low, low_x, legend_at = (0.45, 0.86), (0.84, 1.0), (0.79, 0.27)
     else:
-        # a scene's z title sticks out to the left of its cube: 3% of the width keeps it whole on a laptop
+        # a scene's z title sticks out to the left of its cube: 3% of the width to keep it inside the scene
         left, right, top = (0.03 if three else 0.0, 0.47), (0.53, 1.0), (0.3 if three else 0.53, 1.0)
         low = (0.0, 0.18 if three else 0.24)
         low_x, legend_at = left, (right[0], low[1])
