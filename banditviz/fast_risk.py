@@ -11,8 +11,10 @@ Per round the kernel costs O(K^2) comparisons with early exit for D_hat plus O(K
 index (each Pareto arm scans every arm, each dominated arm only the Pareto arms), instead of the engine's
 dense K x K matrices.
 
-`experiment2_trace` is the app-facing entry: it returns an Experiment 2 run as a `Trace` of snapshots only
-(no per-round arrays), computed once and cached under ``~/.cache/banditviz``.
+`play` is `banditviz.simulate.run`'s loop for runs without snapshots (sweeps, Compare, the CLI): the same kernel
+also logs every pull and sample and D_hat where it changes, which is all a `Trace` needs (tested bit for bit).
+`experiment2_trace` is the app-facing entry of Experiment 2: a `Trace` of snapshots only (no per-round arrays),
+computed once and cached under ``~/.cache/banditviz``.
 """
 
 from __future__ import annotations
