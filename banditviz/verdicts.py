@@ -632,9 +632,9 @@ def _llvm_monotone(r: Result) -> Outcome:
 
 def _llvm_fig3_success(r: Result) -> Outcome:
     (k_wr, n), (k_multi, _) = _llvm_success(r, "pfiwr", 0.01), _llvm_success(r, "pfimulti", 0.01)
-    holds = k_wr >= 0.95 * n and k_wr > k_multi
+    holds = k_wr >= 0.95 * n and k_multi <= n / 2
     why = (f"PFIwR is correct in {k_wr}/{n}" if k_wr < 0.95 * n else
-           f"PFIMulti (calibrated c_beta) is as often correct, {k_multi}/{n}: it does not err on the stand-in")
+           f"PFIMulti (calibrated c_beta) is correct in {k_multi}/{n}: it does not err in most runs on the stand-in")
     return Outcome(f"correct (eq. (3), eps = 0.01): PFIwR {k_wr}/{n}, PFIMulti {k_multi}/{n}", n, holds, why)
 
 
@@ -682,7 +682,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("000", "Table 1 (LLVM-like stand-in): the sample count falls as eps grows", "12,846 ≥ 11,921 ≥ 68 and "
           "15,389 ≥ 15,059 ≥ 952", "mean non-increasing in eps for both algorithms", LLVM, _llvm_monotone, LLVM_NOTE),
     Claim("000", "Fig. 3 (LLVM-like stand-in): PFIwR identifies the front in every run, PFIMulti errs in most",
-          "100/100 vs most wrong", "PFIwR ≥ 95% correct and more often correct than PFIMulti", LLVM,
+          "100/100 vs most wrong", "PFIwR ≥ 95% correct, PFIMulti correct in at most half", LLVM,
           _llvm_fig3_success, LLVM_NOTE),
     Claim("000", "Fig. 3 (LLVM-like stand-in): PFIwR's cumulative Pareto regret is lower", "qualitative (curves)",
           "mean at termination PFIwR < PFIMulti", LLVM, _llvm_fig3_regret, LLVM_NOTE),
