@@ -175,22 +175,28 @@ def successive_reject(gaps: np.ndarray, front: np.ndarray) -> tuple[int, bool]:
 def bank_certifies(U: np.ndarray, a: int, W: np.ndarray, tol_abs: float, err: float) -> bool:
     """Some strictly positive weight row w of ``W`` (rows summing to 1) certifies row ``a`` of ``U`` in the effective
     front: (max_b w.u_b - w.u_a + err) <= tol_abs min(w) (MOL-TS Def. 5, the weighted-sum bound)."""
-    n, L = U.shape
     for k in range(W.shape[0]):
-        best, own, low = -np.inf, 0.0, np.inf
-        for r in range(n):
-            s = 0.0
-            for j in range(L):
-                s += U[r, j] * W[k, j]
-            if s > best:
-                best = s
-            if r == a:
-                own = s
-        for j in range(L):
-            low = min(low, W[k, j])
-        if best - own + err <= tol_abs * low:
+        if _support(U, W[k]) - _score(U[a], W[k]) + err <= tol_abs * W[k].min():
             return True
     return False
+
+
+@numba.njit(cache=True)
+def _score(u: np.ndarray, w: np.ndarray) -> float:
+    """w.u, summed in objective order."""
+    s = 0.0
+    for j in range(len(u)):
+        s += u[j] * w[j]
+    return s
+
+
+@numba.njit(cache=True)
+def _support(U: np.ndarray, w: np.ndarray) -> float:
+    """max_b w.u_b over the rows of ``U``."""
+    best = -np.inf
+    for b in range(U.shape[0]):
+        best = max(best, _score(U[b], w))
+    return best
 
 
 @numba.njit(cache=True)
@@ -238,16 +244,7 @@ def gap_bounds(U: np.ndarray, target: np.ndarray, W: np.ndarray) -> tuple[float,
         lb = max(lb, m)
     ub = np.inf
     for k in range(W.shape[0]):
-        best = -np.inf
-        for b in range(n):
-            s = 0.0
-            for j in range(L):
-                s += U[b, j] * W[k, j]
-            best = max(best, s)
-        own = 0.0
-        for j in range(L):
-            own += W[k, j] * target[j]
-        ub = min(ub, best - own)
+        ub = min(ub, _support(U, W[k]) - _score(target, W[k]))
     return lb, ub
 
 

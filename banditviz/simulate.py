@@ -138,6 +138,17 @@ def _play_batches(alg: BatchedIdentifier, env: Environment, horizon: int, snap_a
     return t
 
 
+def _score_changes(instance: Instance, rec_metric: Any, changes: list[tuple[int, Any]], rounds: int,
+                   per_round: dict[str, list[float]]) -> None:
+    """The recommendation metrics of every round from the changes ``(first round, recommendation)`` of a run of
+    ``rounds`` rounds: each recommendation scored once, its values repeated over the rounds it stands."""
+    if rec_metric is None:
+        return
+    for (start, rec), (end, _) in zip(changes, [*changes[1:], (rounds + 1, None)], strict=True):
+        for key, value in rec_metric(instance, rec).items():
+            per_round.setdefault(key, []).extend([value] * (end - start))
+
+
 def _play_compiled_pfiwr(alg: Algorithm, env: Environment, horizon: int, snap_at: np.ndarray, snapshots: int,
                          rec_metric: Any, arms: np.ndarray, rewards: np.ndarray, per_round: dict[str, list[float]],
                          states: list) -> int:
@@ -147,10 +158,7 @@ def _play_compiled_pfiwr(alg: Algorithm, env: Environment, horizon: int, snap_at
     t = len(played)
     arms[:t], rewards[:t] = played, got
     states.extend(found)
-    if rec_metric is not None:
-        for (start, rec), (end, _) in zip(changes, [*changes[1:], (t + 1, None)], strict=True):
-            for key, value in rec_metric(env.instance, rec).items():
-                per_round.setdefault(key, []).extend([value] * (end - start))
+    _score_changes(env.instance, rec_metric, changes, t, per_round)
     return t
 
 
@@ -161,10 +169,7 @@ def _play_compiled_risk(alg: Algorithm, env: Environment, horizon: int, rec_metr
     played, got, changes = fast_risk.play(alg, env, horizon)
     t = len(played)
     arms[:t], rewards[:t] = played, got
-    if rec_metric is not None:
-        for (start, rec), (end, _) in zip(changes, [*changes[1:], (t + 1, None)], strict=True):
-            for key, value in rec_metric(env.instance, rec).items():
-                per_round.setdefault(key, []).extend([value] * (end - start))
+    _score_changes(env.instance, rec_metric, changes, t, per_round)
     return t
 
 
