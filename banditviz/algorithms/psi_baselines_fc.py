@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from .. import fast_ape
 from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Param, Problem, RoundState, register
 from .psi_common import ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
 
@@ -57,7 +58,7 @@ class RowMin:
 
     After rows and columns ``changed`` are rewritten, a row keeps its old minimum unless its argmin was a
     changed column or the row itself changed (then it is recomputed); other rows only compare the changed
-    columns.  Exact: equals ``matrix.min(axis=1)`` after every `update`.
+    columns (`fast_ape.update_row_min`).  Exact: equals ``matrix.min(axis=1)`` after every `update`.
     """
 
     def __init__(self, matrix: np.ndarray) -> None:
@@ -66,19 +67,7 @@ class RowMin:
         self.val = matrix[np.arange(len(matrix)), self.arg]
 
     def update(self, changed: np.ndarray) -> None:
-        redo = np.zeros(len(self.arg), dtype=bool)
-        redo[changed] = True
-        for a in changed:
-            redo |= self.arg == a
-        for a in changed:
-            better = self.m[:, a] < self.val
-            self.val[better] = self.m[better, a]
-            self.arg[better] = a
-        rows = np.flatnonzero(redo)
-        if rows.size:
-            sub = self.m[rows]
-            self.arg[rows] = sub.argmin(axis=1)
-            self.val[rows] = sub[np.arange(rows.size), self.arg[rows]]
+        fast_ape.update_row_min(self.m, self.val, self.arg, changed)
 
 
 class _PairwiseBonus(EmpiricalIdentifier):
@@ -120,48 +109,25 @@ class APE(_PairwiseBonus):
 
     def _update_pairs(self, arms: np.ndarray) -> None:
         """Rows and columns of M, H = M - beta, P = M + beta and the dominance matrix for the pulled arms
-        (all pulled arms at once: O(|arms| K L))."""
+        (distinct, sorted; all at once: O(|arms| K L)), and the row minima of H and P."""
         n = self.counts[arms]
         self.mu[arms] = self.sums[arms] / n[:, None]
         self.ell[arms], self.inv[arms] = np.log1p(np.log(n)), 1.0 / n
-        d = self.mu[arms][:, None, :] - self.mu[None, :, :]  # (r, K, L)
-        row, col = d[..., 0].copy(), -d[..., 0]
-        for c in range(1, self.L):
-            np.maximum(row, d[..., c], out=row)
-            np.maximum(col, -d[..., c], out=col)
-        beta = self.sigma * np.sqrt(2 * (2 * self.cg + self.ell[arms][:, None] + self.ell)
-                                    * (self.inv[arms][:, None] + self.inv))
-        self.Mm[arms], self.Mm[:, arms] = row, col.T
-        self.H[arms], self.H[:, arms] = row - beta, (col - beta).T
-        self.P[arms], self.P[:, arms] = row + beta, (col + beta).T
-        self.H[arms, arms] = self.P[arms, arms] = np.inf
-        new_cols = (col <= 0) & (row > 0)  # [r, i]: arm r dominates i
-        new_cols[np.arange(len(arms)), arms] = False
-        self.n_dom += new_cols.sum(axis=0) - self.D[:, arms].sum(axis=1)
-        self.D[:, arms] = new_cols.T
-        self.D[arms] = (row <= 0) & (col > 0)
-        self.D[arms, arms] = False
-        self.n_dom[arms] = self.D[arms].sum(axis=1)
+        fast_ape.update_pairs(arms, self.mu, self.ell, self.inv, self.sigma, 2 * self.cg, self.Mm, self.H, self.P,
+                              self.D, self.n_dom)
+        self.hmin.update(arms)
+        self.pmin.update(arms)
 
     def end_batch(self) -> None:
         if self.batch == 1:
             self._init_pairs()
         else:
-            changed = np.unique(self._arms)
-            self._update_pairs(changed)
-            self.hmin.update(changed)
-            self.pmin.update(changed)
-        h, pmin = self.hmin.val, self.pmin.val
-        S = self.n_dom == 0
-        self.recommendation = tuple(np.flatnonzero(S).tolist())
-        if not (np.maximum(h, -pmin) < 0).any():  # otherwise Z1 < 0 or Z2 < 0 whatever S is
-            z1, z2 = self._z()
-            if z1 >= 0 and z2 >= 0:
-                self.finish(self.recommendation, f"Z1 = {z1:.4g} >= 0 and Z2 = {z2:.4g} >= 0")
-                return
-        cand = np.flatnonzero(h <= 0)
-        b = int(cand[np.argmax(pmin[cand])])
-        c = int(np.argmin(self.H[b]))
+            self._update_pairs(np.unique(self._arms))
+        self.recommendation = tuple(np.flatnonzero(self.n_dom == 0).tolist())
+        stop, z1, z2, b, c = fast_ape.decide(self.hmin.val, self.pmin.val, self.n_dom, self.H)
+        if stop:
+            self.finish(self.recommendation, f"Z1 = {z1:.4g} >= 0 and Z2 = {z2:.4g} >= 0")
+            return
         self._bc = (b, c)
         if self.params["pull"] == "both":
             self.start_batch(np.array([b, c]))

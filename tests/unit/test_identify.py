@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import banditviz as bv
-from banditviz import simulate
+from banditviz import fast_ape, simulate
 from banditviz.algorithms import ALGORITHMS
 from banditviz.algorithms.base import ACCEPTED, REJECTED
 from banditviz.algorithms.pfiwr import (
@@ -21,10 +21,11 @@ from banditviz.algorithms.pfiwr import (
     t0_theory,
 )
 from banditviz.algorithms.pfiwr_literal import literal_estimate
-from banditviz.algorithms.psi_baselines_fc import RowMin, c_g, pair_bonus
+from banditviz.algorithms.psi_baselines_fc import APE, RowMin, c_g, pair_bonus
 from banditviz.algorithms.psi_common import dominance_matrix
 from banditviz.environment import Environment
 from banditviz.instances import Instance
+from banditviz.instances import random_linear as random_instance
 from banditviz.pareto import pareto_mask
 from banditviz.simulate import make_problem
 
@@ -231,6 +232,77 @@ def test_ape_bonus_and_incremental_row_minima() -> None:
             H[:, a] += rng.normal(size=9)
         rm.update(changed)
         np.testing.assert_array_equal(rm.val, H.min(axis=1))
+
+
+class NumpyAPE(APE):
+    """APE with its step in numpy (the formulation before `fast_ape`), the reference of the kernels."""
+
+    def _update_pairs(self, arms: np.ndarray) -> None:
+        n = self.counts[arms]
+        self.mu[arms] = self.sums[arms] / n[:, None]
+        self.ell[arms], self.inv[arms] = np.log1p(np.log(n)), 1.0 / n
+        d = self.mu[arms][:, None, :] - self.mu[None, :, :]
+        row, col = d.max(axis=2), (-d).max(axis=2)
+        beta = self.sigma * np.sqrt(2 * (2 * self.cg + self.ell[arms][:, None] + self.ell)
+                                    * (self.inv[arms][:, None] + self.inv))
+        self.Mm[arms], self.Mm[:, arms] = row, col.T
+        self.H[arms], self.H[:, arms] = row - beta, (col - beta).T
+        self.P[arms], self.P[:, arms] = row + beta, (col + beta).T
+        self.H[arms, arms] = self.P[arms, arms] = np.inf
+        self.D[:, arms] = ((col <= 0) & (row > 0)).T
+        self.D[arms] = (row <= 0) & (col > 0)
+        self.D[arms, arms] = False
+        self.n_dom = self.D.sum(axis=1)
+        for rm in (self.hmin, self.pmin):
+            rm.arg, rm.val = rm.m.argmin(axis=1), rm.m.min(axis=1)
+
+    def end_batch(self) -> None:
+        if self.batch == 1:
+            self._init_pairs()
+        else:
+            self._update_pairs(np.unique(self._arms))
+        h, pmin = self.hmin.val, self.pmin.val
+        self.recommendation = tuple(np.flatnonzero(self.n_dom == 0).tolist())
+        if not (np.maximum(h, -pmin) < 0).any():
+            z1, z2 = self._z()
+            if z1 >= 0 and z2 >= 0:
+                self.finish(self.recommendation, f"Z1 = {z1:.4g} >= 0 and Z2 = {z2:.4g} >= 0")
+                return
+        cand = np.flatnonzero(h <= 0)
+        b = int(cand[np.argmax(pmin[cand])])
+        c = int(np.argmin(self.H[b]))
+        self._bc = (b, c)
+        self.start_batch(np.array([b, c]))
+
+
+def _ape_pair(inst: Instance, horizon: int, seed: int) -> tuple[APE, APE, int, int]:
+    fast, ref = APE(**ALGORITHMS["ape"].validate({})), NumpyAPE(**ALGORITHMS["ape"].validate({}))
+    return fast, ref, simulate.drive(fast, inst, horizon, seed), simulate.drive(ref, inst, horizon, seed)
+
+
+@pytest.mark.parametrize("K, L, seed", [(16, 2, 2), (32, 2, 5), (12, 3, 1)])
+def test_ape_compiled_step_equals_numpy_bit_for_bit(K: int, L: int, seed: int) -> None:
+    """Same pulls, stop, matrices and row minima to the bit as the numpy step, over a whole run."""
+    inst = bv.preset("psi_synthetic", K=K, sigma=0.5) if L == 2 else random_instance(K, 4, L, seed=seed, sigma=0.5)
+    fast, ref, t_fast, t_ref = _ape_pair(inst, 60_000, seed)
+    assert t_fast == t_ref and fast.recommendation == ref.recommendation and fast.done == ref.done
+    assert np.array_equal(fast.counts, ref.counts)
+    for key in ("Mm", "H", "P", "D", "n_dom"):
+        assert np.array_equal(getattr(fast, key), getattr(ref, key)), key
+    for a, b in ((fast.hmin, ref.hmin), (fast.pmin, ref.pmin)):
+        assert np.array_equal(a.val, b.val)
+
+
+def test_ape_comparison_sees_row_minima_that_are_not_searched_again(monkeypatch) -> None:
+    """The broken variant: row minima that only compare the changed columns (never search a row again)."""
+    def lazy(m, val, arg, changed):
+        for a in changed:
+            better = m[:, a] < val
+            val[better], arg[better] = m[better, a], a
+
+    monkeypatch.setattr(fast_ape, "update_row_min", lazy)
+    fast, ref, t_fast, t_ref = _ape_pair(bv.preset("psi_synthetic", K=16, sigma=0.5), 60_000, 2)
+    assert t_fast != t_ref or not np.array_equal(fast.counts, ref.counts)
 
 
 def test_ape_stops_with_the_pareto_set_on_a_separated_instance() -> None:
