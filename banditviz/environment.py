@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import seeding
 from .instances import Instance, sample_contexts
 
 BLOCK = 256
@@ -24,7 +25,7 @@ class Environment:
         noise_ss, context_ss, policy_ss = np.random.SeedSequence(seed).spawn(3)
         self.policy_rng = np.random.default_rng(policy_ss)
         self._context_rng = np.random.default_rng(context_ss)
-        self._arm_rngs = [np.random.default_rng(s) for s in noise_ss.spawn(instance.K)]
+        self._arm_rngs = seeding.children(noise_ss, instance.K)  # default_rng(s) for s in noise_ss.spawn(K)
         self._buffers: list[np.ndarray | None] = [None] * instance.K
         self._pos = np.zeros(instance.K, dtype=np.int64)
         self.context: np.ndarray | None = instance.features
@@ -44,13 +45,13 @@ class Environment:
             self.context = inst.features + inst.context_noise * ball
             self.means = self.context @ inst.theta
 
-    def _block(self, arm: int, blocks: int = 1) -> np.ndarray:
-        """The next ``blocks`` x BLOCK raw draws of ``arm``'s stream (standard normals, uniforms or samples).
+    def draws(self, arm: int, n: int) -> np.ndarray:
+        """The next ``n`` raw draws of ``arm``'s stream (standard normals, uniforms or samples), as rows.
 
-        numpy's samplers keep no state between calls, so n blocks at once equal n calls of one block.
+        numpy's `Generator` samplers keep no state between calls, so one call of n + m draws equals a call of n
+        then one of m: buffers of any size see the same stream.
         """
         inst, rng = self.instance, self._arm_rngs[arm]
-        n = blocks * BLOCK
         if inst.kind == "distributions":
             spec = inst.distributions[arm]
             fam = spec["family"]
@@ -70,7 +71,7 @@ class Environment:
     def _draw(self, arm: int) -> np.ndarray:
         pos = self._pos[arm] % BLOCK
         if pos == 0:
-            self._buffers[arm] = self._block(arm)
+            self._buffers[arm] = self.draws(arm, BLOCK)
         self._pos[arm] += 1
         return self._buffers[arm][pos]  # type: ignore[index]
 

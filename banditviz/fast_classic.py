@@ -4,8 +4,8 @@
 own state: the kernel updates the algorithm's `RunningMeans` arrays in place with the same
 floating-point expressions, in the same order, as the Python methods, and draws
 
-* the rewards from the engine's per-arm streams (`Environment._block` turned into rewards by
-  `Environment.observe`, a few blocks at a time), so the n-th pull of an arm gets the engine's n-th reward;
+* the rewards from the engine's per-arm streams (`Environment.draws` turned into rewards by
+  `Environment.observe`, buffered a stretch at a time), so the n-th pull of an arm gets the engine's n-th reward;
 * the policy's randomness from the run's own policy `Generator`, which numba calls with numpy's own
   algorithms (PCG64 words, Lemire's bounded integers, the normal ziggurat, Beta via Gamma) on the same
   bit-generator state, in the engine's call order: ``integers(len(front))`` only when the front has two
@@ -30,6 +30,7 @@ from .fast_pareto import nondominated
 CODES = {"uniform": 0, "pareto_ucb1": 1, "pareto_ts": 2, "mo_epsilon_greedy": 3}
 KINDS = ("means", "linear")
 CHUNK_FLOATS = 1 << 20  # rewards buffered over all arms (8 MB)
+FIRST_GRAIN = 16  # a first refill is a multiple of this: a short run over many arms draws ~its rounds, not 256 an arm
 _T, _PENDING = range(2)  # kernel state slots: next round, arm chosen but not yet pulled (-1: none)
 
 
@@ -139,14 +140,14 @@ def _gather(arms, start, buf, pos, avail, out):
 
 
 class Rewards:
-    """The engine's rewards of every arm, buffered in chunks of whole blocks (doubling refills)."""
+    """The engine's rewards of every arm, buffered (doubling refills, up to a chunk of whole blocks)."""
 
     def __init__(self, env: Environment, horizon: int, expected: int | None = None) -> None:
         """``expected``: the rounds the run is likely to last (default ``horizon``; less for a run that may stop)."""
         K, R = env.instance.K, env.instance.reward_dim
         self.env = env
         self.chunk = max(BLOCK, min(CHUNK_FLOATS // (K * R), horizon + BLOCK) // BLOCK * BLOCK)
-        self.first = min(self.chunk, -(-(expected or horizon) // (K * BLOCK)) * BLOCK)
+        self.first = min(self.chunk, -(-(expected or horizon) // (K * FIRST_GRAIN)) * FIRST_GRAIN)
         self.buf = np.empty((K, self.chunk, R))
         self.pos = np.zeros(K, dtype=np.int64)
         self.avail = np.zeros(K, dtype=np.int64)
@@ -154,7 +155,7 @@ class Rewards:
     def refill(self, arm: int) -> None:
         """Doubling refills, the first one an equal share of the expected rounds: short runs draw little."""
         size = min(self.chunk, 2 * int(self.avail[arm]) or self.first)
-        self.buf[arm, :size] = self.env.observe(arm, self.env._block(arm, size // BLOCK))
+        self.buf[arm, :size] = self.env.observe(arm, self.env.draws(arm, size))
         self.pos[arm], self.avail[arm] = 0, size
 
     def take_many(self, arms: np.ndarray) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 `fast_run` plays any algorithm of `banditviz.algorithms.risk_averse` with the same rules, tie-breaks and
 floating-point expressions as the engine classes, and draws every arm's samples from the engine's own
-per-arm streams (`Environment._block`, several blocks at a time), so a fast run and
+per-arm streams (`Environment.draws`, several blocks at a time), so a fast run and
 `banditviz.simulate.run` with the same seed agree pull for pull (tested on short runs). It records, at
 requested sample counts ("checkpoints"), the empirical Pareto set and the sufficient statistics, instead
 of a per-round trace: Experiment 2 (epsilon = 0) needs 10^7 - 3*10^7 samples per run.
@@ -317,7 +317,7 @@ def _drive(name: str, alg: Any, env: Environment, horizon: int, cps: np.ndarray,
             continue
         arm = int(st[_PENDING])
         size = min(chunk, 2 * avail[arm] or BLOCK)  # doubling refills: short runs draw little
-        buf[arm, :size] = env._block(arm, size // BLOCK)[:, 0]
+        buf[arm, :size] = env.draws(arm, size)[:, 0]
         pos[arm], avail[arm] = 0, size
     return st, (n, s1, s2), out, log
 

@@ -10,7 +10,7 @@ import pytest
 
 from banditviz import ALGORITHMS, Instance, fast_classic, fast_risk, preset, run
 from banditviz.algorithms.psi_common import BatchedIdentifier
-from banditviz.environment import Environment
+from banditviz.environment import BLOCK, Environment
 from banditviz.fast_classic import CODES, supports
 from banditviz.instances import random_linear, uniform_box
 from banditviz.simulate import has_fast_loop, make_problem
@@ -72,7 +72,7 @@ def test_the_comparison_sees_one_draw_out_of_place(monkeypatch):
 
     def skip_first(self, arm):
         real_take(self, arm)
-        self.pos[arm] = 1 if self.avail[arm] == environment.BLOCK else 0
+        self.pos[arm] = 1 if self.avail[arm] == self.first else 0
 
     monkeypatch.setattr(fast_classic.Rewards, "refill", skip_first)
     assert not np.array_equal(run(inst, name, 400, 5, snapshots=0).rewards, slow.rewards)
@@ -80,11 +80,13 @@ def test_the_comparison_sees_one_draw_out_of_place(monkeypatch):
 
 @pytest.mark.parametrize("inst", [*INSTANCES.values(), preset("risk_averse_easy"), Instance.from_distributions(
     [{"family": "bernoulli", "p": 0.3}, {"family": "uniform", "low": 0.2, "high": 0.9}])], ids=str)
-def test_several_blocks_at_once_equal_block_after_block(inst):
-    """The refills draw n blocks in one call: the same numbers as n calls (the engine's order)."""
-    one, many = Environment(inst, 7), Environment(inst, 7)
+def test_draws_in_one_call_equal_draws_in_pieces(inst):
+    """Refills draw any number at once: the same numbers as the engine's blocks of 256, or pieces of any size."""
+    one, many, pieces = Environment(inst, 7), Environment(inst, 7), Environment(inst, 7)
     for arm in range(inst.K):
-        assert np.array_equal(np.concatenate([one._block(arm) for _ in range(3)]), many._block(arm, 3))
+        whole = many.draws(arm, 3 * BLOCK)
+        assert np.array_equal(np.concatenate([one.draws(arm, BLOCK) for _ in range(3)]), whole)
+        assert np.array_equal(np.concatenate([pieces.draws(arm, n) for n in (1, 16, 300, 451)]), whole)
 
 
 def test_which_runs_are_compiled():
@@ -204,10 +206,10 @@ def test_the_risk_averse_comparison_sees_one_sample_out_of_place(monkeypatch):
     """The broken variant: the kernel's first refill of an arm starting one sample late differs from the engine."""
     inst = preset("risk_averse_table3", pattern=20)
     slow = run(inst, "ramgape_c", 800, 5, snapshots=0, compiled=False)
-    real = Environment._block
+    real = Environment.draws
 
-    def late(self, arm, blocks=1):
-        return real(self, arm, blocks)[::-1] if arm == 0 else real(self, arm, blocks)
+    def late(self, arm, n):
+        return real(self, arm, n)[::-1] if arm == 0 else real(self, arm, n)
 
-    monkeypatch.setattr(Environment, "_block", late)
+    monkeypatch.setattr(Environment, "draws", late)
     assert not np.array_equal(run(inst, "ramgape_c", 800, 5, snapshots=0).rewards, slow.rewards)
