@@ -79,6 +79,17 @@ class Environment:
         """One observed reward vector (length `Instance.reward_dim`) for ``arm`` at this round."""
         return self.observe(arm, self._draw(arm))
 
+    def fill(self, arm: int, out: np.ndarray) -> None:
+        """``out`` (a C-contiguous n x `Instance.reward_dim` block) gets ``arm``'s next n rewards, the same as n
+        `pull` calls; Gaussian noise is drawn and scaled in place (sigma z, then + mean: `observe`'s sums)."""
+        inst = self.instance
+        if inst.kind == "distributions" or inst.noise != "gaussian":
+            out[:] = self.observe(arm, self.draws(arm, len(out)))
+            return
+        self._arm_rngs[arm].standard_normal(out=out)
+        out *= inst.sigma
+        out += self.means[arm]  # type: ignore[index]
+
     def observe(self, arm: int, raw: np.ndarray) -> np.ndarray:
         """The rewards of ``arm`` that raw draws give (one draw, or a block of them as rows)."""
         inst = self.instance

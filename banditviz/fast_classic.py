@@ -155,7 +155,7 @@ class Rewards:
     def refill(self, arm: int) -> None:
         """Doubling refills, the first one an equal share of the expected rounds: short runs draw little."""
         size = min(self.chunk, 2 * int(self.avail[arm]) or self.first)
-        self.buf[arm, :size] = self.env.observe(arm, self.env.draws(arm, size))
+        self.env.fill(arm, self.buf[arm, :size])
         self.pos[arm], self.avail[arm] = 0, size
 
     def take_many(self, arms: np.ndarray) -> np.ndarray:
