@@ -2,7 +2,8 @@
 
 The figure (`banditviz.figures.animate` or `race` with ``controls=False``) carries its frames, named
 "0".."n-1", and ``layout.meta["bv"]``: the round of each frame, the explanation sentences and phase of
-each frame, the per-arm table of each frame, and whether a frame needs a full redraw (3-D). A script
+each frame, the per-arm table of each frame, whether a frame needs a full redraw (3-D), and for a race the
+layouts to choose from by the chart's width (the server does not know it). A script
 placed with ``st.html(..., unsafe_allow_javascript=True)`` (it runs in the page itself) drives the chart
 (``Plotly.animate`` in 2-D; in 3-D one ``Plotly.restyle`` of what the frame changes, 3-4x faster than
 animate, which redraws the whole scene) and fills the explanation and the table for the frame on screen: play, pause,
@@ -263,11 +264,23 @@ SCRIPT = r"""
     show(want);
   });
 
+  // A figure with layouts (a race: meta.layouts) takes the one for its width: "narrow" below narrow_below px.
+  // A camera is compared not: once drawn, it is the user's to turn.
+  const layoutAt = (obj, path) => valueAt(obj, path.replace(/\[(\d+)\]/g, '.$1'));
+  function fit(gd) {
+    const m = metaOf(gd), L = m && m.layouts;
+    if (!L || !window.Plotly) return;
+    const want = gd._fullLayout.width < L.narrow_below ? L.narrow : L.wide;
+    const differs = (k) => !k.includes('camera') && !same(layoutAt(gd.layout, k), want[k]);
+    if (Object.keys(want).some(differs)) window.Plotly.relayout(gd, want);
+  }
+
   // A chart that is new (Streamlit replaced it, or a new run) or re-rendered (its traces were reset).
   function sync() {
     if (!p.alive) return;
     const gds = charts();
     if (!gds.length) return;
+    gds.forEach(fit);
     const meta = metaOf(gds[0]);
     const n = gds[0]._transitionData._frames.length;
     if (meta !== p.meta || n !== p.n) {

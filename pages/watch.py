@@ -51,9 +51,6 @@ with right:
     rival = None if rival == NO_RACE else rival
     st.session_state[state.RACE] = rival
     if rival:
-        if inst.L == 3:
-            st.caption("Two 3-D scenes side by side need a wide screen (1920 pixels or more" +
-                       (", or presentation mode)." if not present else ")."))
         defaults = banditviz.get_algorithm(rival).defaults()
         st.caption(f"B = {state.plain(rival)} with its paper defaults"
                    + (": " + ", ".join(f"{state.plain(k)} = {v}" for k, v in defaults.items()) if defaults else "")

@@ -59,6 +59,7 @@ SCENE_WIDTH = 0.64  # share of the figure's width: a 3-D scene needs more than a
 SCENE_ASPECT = {"x": 1.0, "y": 1.0, "z": 0.65}
 SCENE_CAMERA = {"eye": {"x": 1.55, "y": 1.55, "z": 0.72}, "center": {"x": 0.04, "y": -0.04, "z": -0.1}}
 TALL_RACE = 700  # px: a 3-D race figure at least this tall draws its scenes above the curves, else beside them
+NARROW_RACE = 1000  # px: a race chart narrower than this takes its narrow layout (`race`; 662 px at 1366x768)
 # JSON budget of a figure (issue 14: <= 2 MB for every preset) and its measured cost per arm and frame (2-D
 # and strips, 3-D; the meta table included), plus the sampled vectors of Thompson sampling; many arms get
 # fewer frames, never fewer than MIN_FRAMES.
@@ -135,7 +136,7 @@ class _Ctx:
 def _wide_note(n: int) -> str:
     if n == 0:
         return ""
-    return f"{n} {'box' if n == 1 else 'boxes'} wider than half the view: not drawn"
+    return f"{n} {'box' if n == 1 else 'boxes'} wider than half<br>the view: not drawn"  # two lines: fits a race panel
 
 
 def _view(*ctxs: _Ctx) -> np.ndarray:
@@ -662,9 +663,9 @@ class _Curves(_Panel):
     """The metric curves up to the current round, and a vertical line at that round."""
 
     def __init__(self, ctx: _Ctx, task: str, axis: int, domain, prefix: str = "", dash: str = "solid",
-                 marks_round: bool = True) -> None:
+                 marks_round: bool = True, listed: bool = True) -> None:
         self.ctx, self.a, self.domain, self.prefix, self.dash = ctx, axis, domain, prefix, dash
-        self.marks_round = marks_round
+        self.marks_round, self.listed = marks_round, listed
         self.title, self.series = _curve_series(ctx, task)
         self.rounds = np.array([ctx.snap(n).t for n in range(len(ctx.idx))], dtype=float)
         vals = np.concatenate([v for _, v in self.series])
@@ -680,7 +681,8 @@ class _Curves(_Panel):
         out = []
         for i, (name, _) in enumerate(self.series):
             label = self.prefix + name
-            out.append({"type": "scatter", "mode": "lines", "name": label,
+            out.append({"type": "scatter", "mode": "lines", "name": label, "legendgroup": label,
+                        "showlegend": self.listed,
                         "line": {"color": CURVE_COLORS[i % len(CURVE_COLORS)], "width": 4, "dash": self.dash},
                         "hovertemplate": "round %{x}: %{y:.3g}<extra>" + label + "</extra>", "legend": "legend2",
                         **self._ref()})
@@ -885,14 +887,14 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
 
 def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = None, max_frames: int = 300,
          show_truth: bool = True, controls: bool = True, height: int | None = None) -> go.Figure:
-    """Two runs on the same instance side by side (A left, B right), their curves together below (in 3-D, in a
-    figure under `TALL_RACE` px, in a column on the right).
+    """Two runs on the same instance side by side (A left, B right, one shared view), their curves together.
 
     Frames are aligned by round: the union of both runs' snapshot rounds (thinned evenly to the frame
     budget), each side showing its latest snapshot at or before the frame's round, so a run that stopped
-    holds its last state. Both panels share one view. Lexicographic runs and L = 1 are drawn in 2-D over
-    their first two objectives (interval strips side by side would not fit a screen). ``meta`` as
-    `animate`, its sentences and phases prefixed "A: " and "B: ".
+    holds its last state. Lexicographic runs and L = 1 are drawn in 2-D over their first two objectives
+    (interval strips side by side would not fit a screen). ``meta`` as `animate`, its sentences and phases
+    prefixed "A: " and "B: "; without ``controls`` it also holds ``layouts`` (`_race_layout`): the figure is
+    drawn in the "wide" one, and a page's player relayouts a chart narrower than ``narrow_below`` px.
     """
     _check_common(trace_a, max_frames, controls, height, "trace_a")
     _check_common(trace_b, max_frames, controls, height, "trace_b")
@@ -908,41 +910,95 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     signs = _signs(trace_a, obj)
     ca, cb = (_Ctx(t, i, obj, signs, rounds=rounds) for t, i in ((trace_a, ia), (trace_b, ib)))
     view = _view(ca, cb)
-    # A scene draws its cube within the shorter side of its domain, and its 18 px axis titles collide in a short
-    # one: in a short 3-D race figure the scenes take the full height, side by side, with the curves in a column
-    # on the right; in a tall one (presentation mode) they take the top 70%, above the curves.
-    beside = three and (height or 860) < TALL_RACE
-    if beside:
-        left, right, top = (0.0, 0.37), (0.39, 0.76), (0.0, 1.0)
-        low, low_x, legend_at = (0.45, 0.86), (0.84, 1.0), (0.79, 0.27)
-    else:
-        # a scene's z title sticks out to the left of its cube: 3% of the width to keep it inside the scene
-        left, right, top = (0.03 if three else 0.0, 0.47), (0.53, 1.0), (0.3 if three else 0.53, 1.0)
-        low = (0.0, 0.18 if three else 0.24)
-        low_x, legend_at = left, (right[0], low[1])
+    whole = ((0, 1), (0, 1))  # every panel's place is set by `_race_layout`
     if three:
-        pa: _Panel = _Scene(ca, show_truth, (left, top), "scene", view)
-        pb: _Panel = _Scene(cb, show_truth, (right, top), "scene2", view)
+        pa: _Panel = _Scene(ca, show_truth, whole, "scene", view)
+        pb: _Panel = _Scene(cb, show_truth, whole, "scene2", view)
     else:
-        pa = _Plane(ca, show_truth, "x2", "y2", (left, top), view)
-        pb = _Plane(cb, show_truth, "x3", "y3", (right, top), view)
-    cu_a = _Curves(ca, _task(trace_a), 1, (low_x, low), prefix="A: ")
-    cu_b = _Curves(cb, _task(trace_b), 1, (low_x, low), prefix="B: ", dash="dash", marks_round=False)
+        pa = _Plane(ca, show_truth, "x2", "y2", whole, view)
+        pb = _Plane(cb, show_truth, "x3", "y3", whole, view)
+    # one legend entry per curve name (A solid, B dashed, said by the panel title) when both runs draw the same ones
+    same = [n for n, _ in _curve_series(ca, _task(trace_a))[1]] == [n for n, _ in _curve_series(cb, _task(trace_b))[1]]
+    cu_a = _Curves(ca, _task(trace_a), 1, whole, prefix="" if same else "A: ")
+    cu_b = _Curves(cb, _task(trace_b), 1, whole, prefix="" if same else "B: ", dash="dash", marks_round=False,
+                   listed=not same)
     ymin, ymax = min(cu_a.yrange[0], cu_b.yrange[0]), max(cu_a.yrange[1], cu_b.yrange[1])
     for cu in (cu_a, cu_b):
-        cu.yrange, cu.xmax = [ymin, ymax], float(rounds[-1])
+        cu.yrange, cu.xmax, cu.x_title = [ymin, ymax], float(rounds[-1]), ""  # rounds: said by the slider
     name_a, name_b = plain(trace_a.algorithm), plain(trace_b.algorithm)
-    curves_title = f"{cu_a.title}<br>A solid, B dashed" if beside else f"{cu_a.title}: A solid, B dashed"
-    notes = [_panel_title(f"A: {name_a}", left[0], top[1]), _panel_title(f"B: {name_b}", right[0], top[1]),
-             _panel_title(curves_title, legend_at[0] if beside else low_x[0], low[1])]
+    notes = [_panel_title(f"A: {name_a}", 0, 1), _panel_title(f"B: {name_b}", 0, 1),
+             _panel_title(f"{cu_a.title}: A solid, B dashed", 0, 1)]
     title = (f"{name_a} (A) and {name_b} (B) on {plain(inst.name) or f'{inst.K} arms'}, "
              f"seed {trace_a.seed}" + ("" if trace_b.seed == trace_a.seed else f" and {trace_b.seed}"))
     meta = explain.race_meta(trace_a, trace_b, ia, ib, rounds, obj, three)
     fig = _assemble([pa, cu_a, cu_b], [pb], title, notes, meta, controls, height)
-    fig.layout.legend2.update(x=legend_at[0], y=legend_at[1], bgcolor="rgba(0,0,0,0)")  # not over the curves
+    fig.layout.legend2.update(bgcolor="rgba(0,0,0,0)")  # beside the curves, not over them
     if three:  # the curves' panel is small: 16 px tick labels need few ticks
         fig.layout.xaxis1.nticks = fig.layout.yaxis1.nticks = 3
+    else:  # B's plane shares A's view and its y axis: no tick labels or title between the planes
+        fig.layout.yaxis3.update(showticklabels=False, title_text="")
+    layouts = {w: _race_layout(fig, three, cu_a.title, w == "narrow") for w in ("narrow", "wide")}
+    fig.plotly_relayout(layouts["wide"])
+    if not controls:
+        fig.layout.meta = {"bv": {**meta, "layouts": {"narrow_below": NARROW_RACE, **layouts}}}
     return fig
+
+
+def _race_layout(fig: go.Figure, three: bool, curves: str, narrow: bool) -> dict:
+    """A race's places (flat layout paths, as `Plotly.relayout` takes them): panels, panel titles, legends, margins.
+
+    Wide (a chart >= `NARROW_RACE` px, 1072 at 1920x1080 with the sidebar) and narrow (662 px at 1366x768, 853 in
+    presentation mode) share the rules, checked in the browser test at both sizes: a 3-D scene is about 1.2x wider
+    than tall, or the corners of its cube and its axis titles are cut at its edges (a scene's camera fits its
+    height); a short figure draws the scenes beside the curves when wide; when narrow, under a band of legend and
+    curves, without the figure's title (the panel titles name A and B) and with thin margins; a legend's rows are
+    reserved above the panel titles, so no text overlaps another. 2-D: a narrow chart's legend has 2 columns.
+    """
+    title_px, row_px, notes_px = 44, 26, 40
+    height, margin, title = fig.layout.height, fig.layout.margin, fig.layout.title.text
+    entries = sum(1 for t in fig.data if t.showlegend is not False and t.legend in (None, "legend"))
+    beside = three and height < TALL_RACE
+    legend = {"x": 0, "y": 1 - title_px / height, "xref": "paper", "yref": "container", "orientation": "h"}
+    rows = -(-entries // (2 if narrow and not three else LEGEND_COLUMNS))
+    edges = {"t": title_px + rows * row_px + notes_px, "b": margin.b, "l": margin.l, "r": margin.r}
+    curves_title = f"{curves}: A solid, B dashed"
+    camera, aspect = SCENE_CAMERA["eye"], SCENE_ASPECT
+    if beside and narrow:  # scenes along the bottom; above them, the legend (one column) and the curves
+        edges, title = {"t": 8, "b": 5, "l": 5, "r": 5}, ""
+        # a small cube: seen from farther and taller, so that the z title clears the scene's edge and the y title
+        camera, aspect = {"x": 1.8, "y": 1.8, "z": 0.85}, {**SCENE_ASPECT, "z": 1.0}
+        h = height - edges["t"] - edges["b"]
+        band = (entries * 24 + 14) / h
+        legend.update(y=1, yref="paper", orientation="v")
+        left, right, top = (0.0, 0.49), (0.51, 1.0), (0.0, 1 - band - 30 / h)
+        low_x, low = (0.6, 1.0), (1 - band + 76 / h, 1 - 46 / h)
+        legend2, curves_title = (low_x[0], low[0] - 26 / h), f"{curves}<br>A solid, B dashed"
+    elif beside:  # scenes the full height, the curves and their legend in a column on the right
+        left, right, top = (0.0, 0.37), (0.39, 0.76), (0.0, 1.0)
+        low_x, low = (0.84, 1.0), (0.45, 0.86)
+        legend2, curves_title = (0.79, 0.27), f"{curves}<br>A solid, B dashed"
+    elif three:  # tall: the scenes above the curves; a wide chart keeps 3% for the z title left of A's cube
+        left, right = ((0.0, 0.49), (0.51, 1.0)) if narrow else ((0.03, 0.47), (0.53, 1.0))
+        top, low = ((0.45, 1.0), (0.0, 0.3)) if narrow else ((0.3, 1.0), (0.0, 0.18))
+        low_x, legend2 = (0.05 if narrow else left[0], left[1]), (right[0], low[1])
+    else:
+        left, right = (0.0, 0.47), (0.53, 1.0)
+        top, low = ((0.5, 1.0), (0.0, 0.22)) if narrow else ((0.53, 1.0), (0.0, 0.24))
+        low_x, legend2 = left, (right[0], low[1])
+    title_x = legend2[0] if beside else low_x[0]
+    places = {"title.text": title, **{f"margin.{k}": v for k, v in edges.items()},
+              **{f"legend.{k}": v for k, v in legend.items()}, "legend2.x": legend2[0], "legend2.y": legend2[1],
+              "annotations[0].x": left[0], "annotations[0].y": top[1], "annotations[1].x": right[0],
+              "annotations[1].y": top[1], "annotations[2].x": title_x, "annotations[2].y": low[1],
+              "annotations[2].text": curves_title, "xaxis.domain": low_x, "yaxis.domain": low}
+    if three:
+        for scene, x in (("scene", left), ("scene2", right)):
+            places.update({f"{scene}.domain.x": x, f"{scene}.domain.y": top, f"{scene}.camera.eye": camera,
+                           f"{scene}.aspectratio": aspect})
+    else:
+        places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top})
+    return {k: num(v) if isinstance(v, tuple) else round(v, 4) if isinstance(v, float) else v
+            for k, v in places.items()}
 
 
 def race_frames(rounds_a: np.ndarray, rounds_b: np.ndarray, max_frames: int

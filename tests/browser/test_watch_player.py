@@ -428,9 +428,8 @@ def assert_axis_titles_whole(page, scene: str, fill: float = 0.5) -> list[float]
 
 @pytest.mark.parametrize("present", ["", "&present=1"], ids=["1920x1080", "1920x1080-presenting"])
 def test_3d_race_scenes_show_their_axis_titles_whole(browser, server, screenshot, present):
-    """Two 3-D scenes side by side need the width of a 1920 screen (the page says so on a 3-D race): at 1366x768 with
-    the sidebar they are about 240 px wide, too narrow for 18 px axis titles. Beside the curves in the normal page's
-    short figure, above them in presentation mode's tall one."""
+    """At 1920x1080 the 3-D race's scenes are beside the curves in the normal page's short figure, above them in
+    presentation mode's tall one (1366x768: `test_race_text_is_clear_of_other_text_and_panels`)."""
     w = Watch(browser, server, PROJECTOR, f"?preset=default_3d&alg=pareto_ucb1&T=2000&seed=0&race=pareto_ts{present}")
     try:
         w.pause()
@@ -487,6 +486,67 @@ def test_projector_screenshots_at_rounds_1_10_100_and_last(browser, server, scre
             # 9.0 painted/s at ~5; README Speed); the floor leaves room for a busier machine. DRAWN_WHOLE above checks
             # that each frame is drawn whole by the player's restyle.
             assert drawn >= 4
+        w.assert_clean()
+    finally:
+        w.close()
+
+
+# Text that must be clear of other text and of the panels (chart pixels): axis titles, panel titles, legend entries,
+# tick labels; the 2-D plot areas and 3-D scene boxes; the wide-box note (a text trace, inside its own plane).
+LAYOUT_BOXES = """() => {
+  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), at = gd.getBoundingClientRect();
+  const fl = gd._fullLayout, s = fl._size;
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left - at.left, r.top - at.top, r.right - at.left, r.bottom - at.top]; };
+  const texts = (sel) => Array.from(gd.querySelectorAll(sel)).filter((t) => t.textContent.trim() &&
+    t.getBoundingClientRect().width > 0).map((t) => [t.textContent, ...box(t)]);
+  const plots = Object.values(fl._plots).map((p) => [p.id, p.xaxis._offset, p.yaxis._offset,
+    p.xaxis._offset + p.xaxis._length, p.yaxis._offset + p.yaxis._length]);
+  const scenes = ['scene', 'scene2'].filter((k) => fl[k]).map((k) => { const d = fl[k].domain;
+    return [k, s.l + d.x[0] * s.w, s.t + (1 - d.y[1]) * s.h, s.l + d.x[1] * s.w, s.t + (1 - d.y[0]) * s.h]; });
+  const note = gd.data.map((t, i) => [t, gd.querySelectorAll('.scatterlayer .trace')[i]]);
+  return {labels: texts('g[class$="title"] text, g.annotation text, g.legend text, g.legend2 text, .gtitle'),
+          ticks: texts('g[class$="tick"] text'), panels: plots.concat(scenes),
+          notes: Array.from(gd.querySelectorAll('.scatterlayer .trace text')).filter((t) =>
+            /wider than half/.test(t.textContent)).map((t) => [t.textContent, ...box(t)]),
+          width: fl.width};
+}"""
+
+
+def overlaps(a, b, pad: float = 1.0) -> bool:
+    """Whether boxes (name, x0, y0, x1, y1) overlap by more than ``pad`` px."""
+    return a[1] + pad < b[3] and b[1] + pad < a[3] and a[2] + pad < b[4] and b[2] + pad < a[4]
+
+
+@pytest.mark.parametrize("screen", [LAPTOP, PROJECTOR], ids=["1366x768", "1920x1080"])
+@pytest.mark.parametrize("present", ["", "&present=1"], ids=["normal", "presenting"])
+@pytest.mark.parametrize("preset", ["default", "default_3d"])
+def test_race_text_is_clear_of_other_text_and_panels(browser, server, screenshot, preset, present, screen):
+    """A race on a laptop and a projector, normal and presentation mode: no title, legend entry or tick label on
+    another or on a panel (the 1366x768 chart is 662 px wide, or 853 presenting: the player draws its narrow
+    layout), the wide-box note inside its plane, and each 3-D scene large with its axis titles whole and apart."""
+    w = Watch(browser, server, screen, f"?preset={preset}&alg=pareto_ucb1&T=2000&seed=0&race=pareto_ts{present}")
+    try:
+        w.pause()
+        w.seek(w.state()["n"] - 1)
+        w.page.wait_for_timeout(800)  # the player's relayout to the chart's width
+        name = f"watch_race_{preset}_{screen['width']}x{screen['height']}{'_presenting' if present else ''}"
+        screenshot(w.page, name)
+        b = w.page.evaluate(LAYOUT_BOXES)
+        print(name, f"chart {b['width']} px wide, panels", [[p[0], round(p[3] - p[1]), round(p[4] - p[2])]
+                                                            for p in b["panels"]])
+        labels, ticks = b["labels"], b["ticks"]
+        assert len(labels) >= 10 and ticks, b
+        clash = [(x[0], y[0]) for i, x in enumerate(labels) for y in labels[i + 1:] + ticks if overlaps(x, y)]
+        clash += [(x[0], p[0]) for x in labels for p in b["panels"] if overlaps(x, p)]
+        assert clash == [], clash
+        for note in b["notes"]:
+            assert any(p[1] - 1 <= note[1] and note[3] <= p[3] + 1 and p[2] - 1 <= note[2] and note[4] <= p[4] + 1
+                       for p in b["panels"]), (note, b["panels"])
+        if preset == "default_3d":
+            for scene in ("scene", "scene2"):
+                x0, y0, x1, y1 = assert_axis_titles_whole(w.page, scene, fill=0.45)
+                assert y1 - y0 >= 250 and x1 - x0 >= 300, (scene, x1 - x0, y1 - y0)
         w.assert_clean()
     finally:
         w.close()

@@ -217,7 +217,7 @@ def test_cut_boxes_draw_only_their_sides_in_the_view_and_wide_ones_are_counted(u
     for got, exp in zip(sorted(drawn), want, strict=True):
         np.testing.assert_allclose(np.array(got), np.array(exp), atol=tolerance(ucb_fig))
     note = frame["boxes not drawn"][0]["text"][0]
-    words = f"{wide} {'box' if wide == 1 else 'boxes'} wider than half the view: not drawn"
+    words = f"{wide} {'box' if wide == 1 else 'boxes'} wider than half<br>the view: not drawn"
     assert note == ("" if wide == 0 else words)
 
 
