@@ -1,11 +1,11 @@
 """The per-arm noise generators of a run, seeded for all arms at once.
 
 `Environment` gives arm i the generator ``default_rng(noise.spawn(K)[i])`` (common random numbers). numpy hashes
-each child `SeedSequence` in a Python-level loop, ~5 us a child, which at K = 259 (NoC) was most of a short
-run. `children` computes the same PCG64 seeds for all K children with array operations: numpy's documented
-SeedSequence hash (O'Neill's ``seed_seq`` design: the entropy words mixed into a pool of 4 words by `_hashmix`
-and `_mix`, the pool hashed again into the generator's seed words), the same for every child but its last
-entropy word. Tested equal to numpy's children, seed by seed.
+each child `SeedSequence` in a Python-level loop, ~10 us a child with its generator, which at K = 259 (NoC) was
+half of a short run. `children` computes the same PCG64 seeds for all K children with array operations: numpy's
+documented SeedSequence hash (O'Neill's ``seed_seq`` design: the entropy words mixed into a pool of 4 words by a
+stepped multiplicative hash, `_Hash`, and `_mix`; the pool hashed again into the generator's seed words), the same
+for every child but its last entropy word. Tested equal to numpy's children, seed by seed.
 """
 
 from __future__ import annotations
