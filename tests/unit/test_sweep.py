@@ -10,7 +10,7 @@ import pytest
 import banditviz
 from banditviz import Instance, risk, run
 from banditviz.instances import random_contextual, uniform_box
-from banditviz.sweep import load_config, normalise_seeds, plan, recorded_rounds, summary, write_parquet
+from banditviz.sweep import load_config, normalise_seeds, plan, recorded_rounds, spread, summary, write_parquet
 
 
 # ---------------------------------------------------------------------- the table
@@ -93,6 +93,20 @@ def test_progress_counts_runs_and_parquet_round_trips(tmp_path):
     assert calls[0] == (0, 6) and calls[-1] == (6, 6) and [d for d, _ in calls] == sorted(d for d, _ in calls)
     pd.testing.assert_frame_equal(pd.read_parquet(path), table)
     assert [p.name for p in tmp_path.iterdir()] == ["r.parquet"]  # no temporary file left behind
+
+
+def test_jobs_run_round_robin_over_groups_and_the_table_keeps_its_order():
+    """Every stretch of the sweep holds each (instance, algorithm) group's share: the time estimate holds when the
+    groups cost differently; the table is in the jobs' order whatever order they ran in."""
+    insts = {"small": random_contextual(3, d=2, seed=0), "large": random_contextual(9, d=2, seed=1)}
+    jobs = plan(insts, ["mol_eps_greedy", "mol_ucb"], 3, 20)  # contextual runs: one seed a job, 3 jobs a group
+    order = spread(jobs)
+    assert sorted(order) == list(range(12))
+    groups = [(jobs[i].label, jobs[i].spec.name) for i in order]
+    assert len(set(groups[:4])) == 4 and groups[:4] == groups[4:8] == groups[8:]
+    table = banditviz.sweep(insts, ["mol_eps_greedy", "mol_ucb"], 3, 20, record_every=10)
+    assert table[["instance", "algorithm", "seed"]].drop_duplicates().values.tolist() == [
+        [label, alg, seed] for label in insts for alg in ("mol_eps_greedy", "mol_ucb") for seed in range(3)]
 
 
 def test_a_mixed_table_keeps_its_types_through_parquet(tmp_path):
