@@ -249,6 +249,27 @@ def gap_bounds(U: np.ndarray, target: np.ndarray, W: np.ndarray) -> tuple[float,
 
 
 @numba.njit(cache=True)
+def arm_gap_bounds(mu: np.ndarray, arm: int, W: np.ndarray) -> tuple[float, float, float, np.ndarray]:
+    """`pareto.gaps_of`'s inputs in one call: (lb, ub) = `gap_bounds` of row ``arm`` against U, the rounding margin
+    8 L eps max(1, max |mu|) (`pareto._round_err`), and U, the distinct Pareto rows of ``mu`` in lexicographic
+    order (`pareto.unique_rows` of the front); U is empty when two Pareto rows are equal (the caller's np.unique
+    decides then)."""
+    K, L = mu.shape
+    U = mu[np.flatnonzero(nondominated_in(mu, np.arange(K)))]
+    if U.shape[0] > 1:
+        order = distinct_row_order(U)
+        if order.size == 0:
+            return 0.0, 0.0, 0.0, U[:0]
+        U = U[order]
+    lb, ub = gap_bounds(U, mu[arm], W)
+    scale = 1.0
+    for i in range(K):
+        for j in range(L):
+            scale = max(scale, abs(mu[i, j]))
+    return lb, ub, 8.0 * L * np.finfo(np.float64).eps * scale, U
+
+
+@numba.njit(cache=True)
 def distinct_row_order(x: np.ndarray) -> np.ndarray:
     """The rows of ``x`` in ascending lexicographic order (first column first: ``np.lexsort(x.T[::-1])``), by
     insertion; empty when two rows are equal by value (-0.0 == 0.0) or a value is NaN, where the caller's

@@ -41,8 +41,8 @@ def objective_rewards(means: np.ndarray) -> dict[str, np.ndarray]:
 
 def pulled_regrets(means: np.ndarray, arm: int, task: str) -> dict[str, float]:
     """Instantaneous regrets of one pull when the means change every round (contextual)."""
-    gap = np.maximum(0.0, (means - means[arm]).min(axis=1).max())
-    out = {"pareto_regret": float(gap), "effective_regret": float(pareto.effective_gap_of(means, arm))}
+    pareto_gap, effective_gap = pareto.gaps_of(means, arm)
+    out = {"pareto_regret": pareto_gap, "effective_regret": effective_gap}
     if task == "lexicographic":
         out.update({k: float(v[arm]) for k, v in lexicographic_regrets(means).items()})
     out.update({f"reward_{i + 1}": float(means[arm, i]) for i in range(means.shape[1])})

@@ -52,6 +52,7 @@ __all__ = [
     "effective_pareto_mask",
     "effective_gap",
     "effective_gap_of",
+    "gaps_of",
     "upper_hull_2d",
     "efficient_facets_3d",
     "pareto_staircase_2d",
@@ -610,32 +611,47 @@ def _gap_weights(L: int) -> np.ndarray:
 
 def _gap_one(mu: np.ndarray, U: np.ndarray, a: int) -> float:
     """Delta^EPR of arm a: Pareto-gap lower bound vs weight-bank upper bound, LP only if they differ."""
-    target = mu[a]
-    lb, ub = fast_pareto.gap_bounds(U, target, _gap_weights(mu.shape[1]))
-    err = _round_err(mu)
+    lb, ub = fast_pareto.gap_bounds(U, mu[a], _gap_weights(mu.shape[1]))
+    return _settle(lb, ub, _round_err(mu), U, mu[a])
+
+
+def _settle(lb: float, ub: float, err: float, U: np.ndarray, target: np.ndarray) -> float:
+    """The effective gap of ``target`` from its bounds (equal up to the rounding margin ``err``), else by the LP."""
     if ub <= lb + err:
         return 0.0 if ub <= err else max(lb, 0.0)
     return _gap_lp(U, target)
 
 
-def effective_gap_of(means, arm: int) -> float:
-    """Delta^EPR of one arm (MOL-TS Def. 6), for contextual runs where the means change every round.
+def gaps_of(means, arm: int) -> tuple[float, float]:
+    """(Delta^PR, Delta^EPR) of one arm (MOL-TS Def. 3, 6), for contextual runs where the means change every round.
 
     Pareto-gap lower bound and weight-bank upper bound first (enough whenever the arm is the unique
-    maximiser of a bank weighting or is beaten by a single arm), else one small LP over the Pareto arms.
+    maximiser of a bank weighting or is beaten by a single arm), else one small LP over the Pareto arms. For
+    L >= 3 and up to `SMALL_FRONT` arms the front, its rows' order and the bounds come from one compiled call
+    (`fast_pareto.arm_gap_bounds`), whose lower bound is Delta^PR (a maximum over the arms is reached on the front).
     """
     mu = as_means(means)
     K, L = mu.shape
     if isinstance(arm, bool) or not isinstance(arm, (int, np.integer)) or not 0 <= int(arm) < K:
         raise ValueError(f"arm: must be an integer in [0, {K}), got {arm!r}")
     arm = int(arm)
+    if L >= 3 and K <= SMALL_FRONT:
+        lb, ub, err, U = fast_pareto.arm_gap_bounds(mu, arm, _gap_weights(L))
+        if U.shape[0]:
+            return float(lb), float(_settle(lb, ub, err, U, mu[arm]))
+    pareto_gap = float(np.maximum(0.0, (mu - mu[arm]).min(axis=1).max()))
     if L == 1:
-        return float(mu[:, 0].max() - mu[arm, 0])
+        return pareto_gap, float(mu[:, 0].max() - mu[arm, 0])
     U = unique_rows(mu[pareto_mask(mu)])[0]
     if L == 2:
         W = np.vstack([np.eye(2), _chain_normals(U)])
-        return float(_snap(_dual_gaps(mu[arm:arm + 1], U, W), mu)[0])
-    return float(_gap_one(mu, U, arm))
+        return pareto_gap, float(_snap(_dual_gaps(mu[arm:arm + 1], U, W), mu)[0])
+    return pareto_gap, float(_gap_one(mu, U, arm))
+
+
+def effective_gap_of(means, arm: int) -> float:
+    """Delta^EPR of one arm (MOL-TS Def. 6): `gaps_of`'s second value."""
+    return gaps_of(means, arm)[1]
 
 
 # --------------------------------------------------------------------------------------------------

@@ -10,10 +10,11 @@ For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
 * the full engine run (`banditviz.run`, no snapshots) with the per-round Pareto and effective Pareto
   regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself;
   with ``--lp-only``, that run against the previous code in the same process (`previous_code`: by default
-  the effective front's certificates, the effective gap's bounds and the row order in numpy; with
-  ``--previous "session 2"`` also moocore's Pareto masks, the numpy ridge step, no perceptron weight in
-  MOL-TS's front sampler; with ``--previous "session 1"`` also every LP through ``scipy.optimize.linprog``,
-  `banditviz.highs_lp`'s reference, and ``np.unique`` for `pareto.unique_rows`),
+  the pulled arm's front, row order and gap bounds found step by step and the LPs solved with presolve first;
+  with ``--previous "session 3"`` also the effective front's certificates, the effective gap's bounds and the
+  row order in numpy; with ``--previous "session 2"`` also moocore's Pareto masks, the numpy ridge step, no
+  perceptron weight in MOL-TS's front sampler; with ``--previous "session 1"`` also every LP through
+  ``scipy.optimize.linprog``, `banditviz.highs_lp`'s reference, and ``np.unique`` for `pareto.unique_rows`),
   interleaved, medians of CPU time, with the ratio.
 
 Target: >= 5,000 rounds/s for MOL-UCB's own cost, constant in T.  Usage:
@@ -23,6 +24,7 @@ Target: >= 5,000 rounds/s for MOL-UCB's own cost, constant in T.  Usage:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from contextlib import contextmanager
@@ -181,32 +183,31 @@ NUMPY_KERNELS = {"bank_certifies": np_bank_certifies, "pair_mixture_dominates": 
 
 @contextmanager
 def previous_code(spec: AlgorithmSpec, generation: str):
-    """The code before a change: "session 3" has the effective front's certificates, the effective gap's bounds and
-    the order of distinct rows in numpy (`NUMPY_KERNELS`); "session 2" also moocore's Pareto masks, the numpy ridge
-    step (`NumpyRidge`) and no perceptron weight in the front sampler (`fast_pareto.cone_weight`);
-    "session 1" also solves every LP of the effective front and gap through ``linprog`` and finds distinct rows
-    by ``np.unique``."""
-    compiled = {name: getattr(fast_pareto, name) for name in NUMPY_KERNELS}
-    for name, kernel in NUMPY_KERNELS.items():
-        setattr(fast_pareto, name, kernel)
-    if generation == "session 3":
-        try:
-            yield
-        finally:
-            for name, kernel in compiled.items():
-                setattr(fast_pareto, name, kernel)
-        return
+    """The code before a change: "session 4" finds the pulled arm's front, row order and gap bounds step by step
+    (no `fast_pareto.arm_gap_bounds`) and solves every LP with presolve first; "session 3" also has the effective
+    front's certificates, the effective gap's bounds and the order of distinct rows in numpy (`NUMPY_KERNELS`);
+    "session 2" also moocore's Pareto masks, the numpy ridge step (`NumpyRidge`) and no perceptron weight in the
+    front sampler (`fast_pareto.cone_weight`); "session 1" also solves every LP of the effective front and gap
+    through ``linprog`` and finds distinct rows by ``np.unique``."""
+    fused, solve = fast_pareto.arm_gap_bounds, highs_lp._solve_core
+    fast_pareto.arm_gap_bounds = lambda mu, arm, W: (0.0, 0.0, 0.0, mu[:0])  # "tied rows": the step-by-step path
+    highs_lp._solve_core = lambda c, A, lhs, rhs, lb, ub, presolve: solve(c, A, lhs, rhs, lb, ub, not presolve)
+    compiled = {name: getattr(fast_pareto, name) for name in NUMPY_KERNELS} if generation != "session 4" else {}
+    for name in compiled:
+        setattr(fast_pareto, name, NUMPY_KERNELS[name])
     direct, unique, small, cone = highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT, fast_pareto.cone_weight
-    pareto.SMALL_FRONT = 0
-    fast_pareto.cone_weight = lambda U, a, steps=64: np.zeros(U.shape[1])  # certifies nothing: the LP decides
+    if generation in ("session 1", "session 2"):
+        pareto.SMALL_FRONT = 0
+        fast_pareto.cone_weight = lambda U, a, steps=64: np.zeros(U.shape[1])  # certifies nothing: the LP decides
     if generation == "session 1":
         highs_lp.minimise = lambda *args, **kw: direct(*args, fast=False)
         pareto.unique_rows = np_unique_rows
     try:
-        with swapped_ridge(spec, NumpyRidge):
+        with swapped_ridge(spec, NumpyRidge) if generation in ("session 1", "session 2") else contextlib.nullcontext():
             yield
     finally:
         highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT, fast_pareto.cone_weight = direct, unique, small, cone
+        fast_pareto.arm_gap_bounds, highs_lp._solve_core = fused, solve
         for name, kernel in compiled.items():
             setattr(fast_pareto, name, kernel)
 
@@ -227,7 +228,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--algorithms", nargs="+", default=BENCHMARKED)
     parser.add_argument("--lp-only", action="store_true",
                         help="only the engine run, current vs previous code (medians of 3)")
-    parser.add_argument("--previous", choices=("session 1", "session 2", "session 3"), default="session 3",
+    parser.add_argument("--previous", choices=("session 1", "session 2", "session 3", "session 4"),
+                        default="session 4",
                         help="which previous code --lp-only compares with (default: %(default)s)")
     args = parser.parse_args(argv)
     if args.lp_only:

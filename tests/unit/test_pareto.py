@@ -745,3 +745,20 @@ def test_unique_rows_is_np_unique_to_the_bit():
         return x[order], inv
 
     assert _unique_rows_mismatches(last_column_first) > 50
+
+
+@pytest.mark.parametrize("L", [3, 4, 5])
+def test_gaps_of_one_compiled_call_equals_the_step_by_step_formulas(L):
+    """`gaps_of` (front, row order, bounds and margin in one compiled call) gives, to the bit, the Pareto gap of the
+    whole table and the effective gap from the front's distinct rows; tied rows (a grid) take numpy's path."""
+    rng = np.random.default_rng(L)
+    for i in range(60):
+        mu = rng.normal(size=(int(rng.integers(2, 60)), L))
+        if i % 3 == 0:
+            mu = np.round(mu * 2) / 2
+        for a in range(0, len(mu), 7):
+            pareto_gap = float(np.maximum(0.0, (mu - mu[a]).min(axis=1).max()))
+            U = pp.unique_rows(mu[pp.pareto_mask(mu)])[0]
+            assert pp.gaps_of(mu, a) == (pareto_gap, float(pp._gap_one(mu, U, a))), (i, a)
+    with pytest.raises(ValueError, match="arm"):
+        pp.gaps_of(np.zeros((3, 3)), 3)
