@@ -249,24 +249,24 @@ def gap_bounds(U: np.ndarray, target: np.ndarray, W: np.ndarray) -> tuple[float,
 
 
 @numba.njit(cache=True)
-def arm_gap_bounds(mu: np.ndarray, arm: int, W: np.ndarray) -> tuple[float, float, float, np.ndarray]:
-    """`pareto.gaps_of`'s inputs in one call: (lb, ub) = `gap_bounds` of row ``arm`` against U, the rounding margin
-    8 L eps max(1, max |mu|) (`pareto._round_err`), and U, the distinct Pareto rows of ``mu`` in lexicographic
-    order (`pareto.unique_rows` of the front); U is empty when two Pareto rows are equal (the caller's np.unique
-    decides then)."""
+def front_rows(mu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """`pareto.front_rows` in one call: the Pareto arms, their distinct rows U in lexicographic order, each Pareto
+    arm's row of U, and max(1, max |mu|); U empty when two Pareto rows are equal (the caller's np.unique decides)."""
     K, L = mu.shape
-    U = mu[np.flatnonzero(nondominated_in(mu, np.arange(K)))]
-    if U.shape[0] > 1:
-        order = distinct_row_order(U)
-        if order.size == 0:
-            return 0.0, 0.0, 0.0, U[:0]
-        U = U[order]
-    lb, ub = gap_bounds(U, mu[arm], W)
+    front = np.flatnonzero(nondominated_in(mu, np.arange(K)))
     scale = 1.0
     for i in range(K):
         for j in range(L):
             scale = max(scale, abs(mu[i, j]))
-    return lb, ub, 8.0 * L * np.finfo(np.float64).eps * scale, U
+    U = mu[front]
+    row = np.zeros(len(front), dtype=np.int64)
+    if len(front) > 1:
+        order = distinct_row_order(U)
+        if order.size == 0:
+            return front, U[:0], row, scale
+        U = U[order]
+        row[order] = np.arange(len(front))
+    return front, U, row, scale
 
 
 @numba.njit(cache=True)

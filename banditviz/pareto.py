@@ -622,31 +622,41 @@ def _settle(lb: float, ub: float, err: float, U: np.ndarray, target: np.ndarray)
     return _gap_lp(U, target)
 
 
+def front_rows(mu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """The Pareto arms of ``mu`` (indices), their distinct rows U (`unique_rows`: lexicographic order), each Pareto
+    arm's row of U and max(1, max |mu|): one compiled call (`fast_pareto.front_rows`) up to `SMALL_FRONT` arms when
+    no two Pareto rows are equal, else step by step (same values)."""
+    if mu.shape[0] <= SMALL_FRONT:
+        out = fast_pareto.front_rows(mu)
+        if out[1].shape[0]:
+            return out
+    front = np.flatnonzero(pareto_mask(mu))
+    U, row = unique_rows(mu[front])
+    return front, U, row, _scale(mu)
+
+
 def gaps_of(means, arm: int) -> tuple[float, float]:
     """(Delta^PR, Delta^EPR) of one arm (MOL-TS Def. 3, 6), for contextual runs where the means change every round.
 
     Pareto-gap lower bound and weight-bank upper bound first (enough whenever the arm is the unique
     maximiser of a bank weighting or is beaten by a single arm), else one small LP over the Pareto arms. For
-    L >= 3 and up to `SMALL_FRONT` arms the front, its rows' order and the bounds come from one compiled call
-    (`fast_pareto.arm_gap_bounds`), whose lower bound is Delta^PR (a maximum over the arms is reached on the front).
+    L >= 3 the lower bound is Delta^PR itself (its maximum over the arms is reached on the front).
     """
     mu = as_means(means)
     K, L = mu.shape
     if isinstance(arm, bool) or not isinstance(arm, (int, np.integer)) or not 0 <= int(arm) < K:
         raise ValueError(f"arm: must be an integer in [0, {K}), got {arm!r}")
     arm = int(arm)
-    if L >= 3 and K <= SMALL_FRONT:
-        lb, ub, err, U = fast_pareto.arm_gap_bounds(mu, arm, _gap_weights(L))
-        if U.shape[0]:
-            return float(lb), float(_settle(lb, ub, err, U, mu[arm]))
+    if L >= 3:
+        _, U, _, scale = front_rows(mu)
+        lb, ub = fast_pareto.gap_bounds(U, mu[arm], _gap_weights(L))
+        return float(lb), float(_settle(lb, ub, 8.0 * L * _EPS * scale, U, mu[arm]))
     pareto_gap = float(np.maximum(0.0, (mu - mu[arm]).min(axis=1).max()))
     if L == 1:
         return pareto_gap, float(mu[:, 0].max() - mu[arm, 0])
     U = unique_rows(mu[pareto_mask(mu)])[0]
-    if L == 2:
-        W = np.vstack([np.eye(2), _chain_normals(U)])
-        return pareto_gap, float(_snap(_dual_gaps(mu[arm:arm + 1], U, W), mu)[0])
-    return pareto_gap, float(_gap_one(mu, U, arm))
+    W = np.vstack([np.eye(2), _chain_normals(U)])
+    return pareto_gap, float(_snap(_dual_gaps(mu[arm:arm + 1], U, W), mu)[0])
 
 
 def effective_gap_of(means, arm: int) -> float:

@@ -10,7 +10,8 @@ For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
 * the full engine run (`banditviz.run`, no snapshots) with the per-round Pareto and effective Pareto
   regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself;
   with ``--lp-only``, that run against the previous code in the same process (`previous_code`: by default
-  the pulled arm's front, row order and gap bounds found step by step and the LPs solved with presolve first;
+  the Pareto front and its distinct rows found step by step (no `fast_pareto.front_rows`) and the LPs solved
+  with presolve first;
   with ``--previous "session 3"`` also the effective front's certificates, the effective gap's bounds and the
   row order in numpy; with ``--previous "session 2"`` also moocore's Pareto masks, the numpy ridge step, no
   perceptron weight in MOL-TS's front sampler; with ``--previous "session 1"`` also every LP through
@@ -183,14 +184,14 @@ NUMPY_KERNELS = {"bank_certifies": np_bank_certifies, "pair_mixture_dominates": 
 
 @contextmanager
 def previous_code(spec: AlgorithmSpec, generation: str):
-    """The code before a change: "session 4" finds the pulled arm's front, row order and gap bounds step by step
-    (no `fast_pareto.arm_gap_bounds`) and solves every LP with presolve first; "session 3" also has the effective
-    front's certificates, the effective gap's bounds and the order of distinct rows in numpy (`NUMPY_KERNELS`);
+    """The code before a change: "session 4" finds the Pareto front and its distinct rows step by step (no
+    `fast_pareto.front_rows`) and solves every LP with presolve first; "session 3" also has the effective front's
+    certificates, the effective gap's bounds and the order of distinct rows in numpy (`NUMPY_KERNELS`);
     "session 2" also moocore's Pareto masks, the numpy ridge step (`NumpyRidge`) and no perceptron weight in the
     front sampler (`fast_pareto.cone_weight`); "session 1" also solves every LP of the effective front and gap
     through ``linprog`` and finds distinct rows by ``np.unique``."""
-    fused, solve = fast_pareto.arm_gap_bounds, highs_lp._solve_core
-    fast_pareto.arm_gap_bounds = lambda mu, arm, W: (0.0, 0.0, 0.0, mu[:0])  # "tied rows": the step-by-step path
+    fused, solve = fast_pareto.front_rows, highs_lp._solve_core
+    fast_pareto.front_rows = lambda mu: (None, mu[:0], None, None)  # "tied rows": the step-by-step path
     highs_lp._solve_core = lambda c, A, lhs, rhs, lb, ub, presolve: solve(c, A, lhs, rhs, lb, ub, not presolve)
     compiled = {name: getattr(fast_pareto, name) for name in NUMPY_KERNELS} if generation != "session 4" else {}
     for name in compiled:
@@ -207,7 +208,7 @@ def previous_code(spec: AlgorithmSpec, generation: str):
             yield
     finally:
         highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT, fast_pareto.cone_weight = direct, unique, small, cone
-        fast_pareto.arm_gap_bounds, highs_lp._solve_core = fused, solve
+        fast_pareto.front_rows, highs_lp._solve_core = fused, solve
         for name, kernel in compiled.items():
             setattr(fast_pareto, name, kernel)
 

@@ -70,10 +70,8 @@ class EffectiveFrontSampler:
 
         Consumes one permutation of the Pareto arms from ``rng``.
         """
-        scale = max(1.0, float(np.abs(vectors).max()))
+        front, U, row, scale = pareto.front_rows(vectors)
         tol_abs, err = TOL * scale, 8 * vectors.shape[1] * np.finfo(float).eps * scale
-        front = np.flatnonzero(pareto.pareto_mask(vectors))
-        U, row = pareto.unique_rows(vectors[front])
         decided: dict[int, bool] = {}
         for k in rng.permutation(front.size):
             r = int(row[k])

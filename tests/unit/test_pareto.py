@@ -762,3 +762,18 @@ def test_gaps_of_one_compiled_call_equals_the_step_by_step_formulas(L):
             assert pp.gaps_of(mu, a) == (pareto_gap, float(pp._gap_one(mu, U, a))), (i, a)
     with pytest.raises(ValueError, match="arm"):
         pp.gaps_of(np.zeros((3, 3)), 3)
+
+
+def test_front_rows_in_one_call_equal_the_step_by_step_ones():
+    """Pareto arms, distinct rows in lexicographic order, each arm's row, scale: the compiled call's values are the
+    mask's, `unique_rows`' and max(1, max |mu|); tied front rows (a grid) take the step-by-step path."""
+    rng = np.random.default_rng(3)
+    for i in range(80):
+        mu = rng.normal(size=(int(rng.integers(1, 40)), int(rng.integers(2, 6)))) * (1 + 4 * (i % 2))
+        if i % 3 == 0:
+            mu = np.round(mu)
+        front, U, row, scale = pp.front_rows(mu)
+        ref_front = np.flatnonzero(pp.pareto_mask(mu))
+        ref_U, ref_row = pp.unique_rows(mu[ref_front])
+        assert np.array_equal(front, ref_front) and np.array_equal(U, ref_U) and np.array_equal(row, ref_row)
+        assert scale == max(1.0, float(np.abs(mu).max())) and np.array_equal(U[row], mu[front])
