@@ -2,8 +2,8 @@
 
 The figure (`banditviz.figures.animate` or `race` with ``controls=False``) carries its frames, named
 "0".."n-1", and ``layout.meta["bv"]``: the round of each frame, the explanation sentences and phase of
-each frame, the per-arm table of each frame, whether a frame needs a full redraw (3-D), and for a race the
-layouts to choose from by the chart's width (the server does not know it). A script
+each frame, the per-arm table of each frame, whether a frame needs a full redraw (3-D), and the layouts to
+choose from by the chart's width and height (the server knows neither). A script
 placed with ``st.html(..., unsafe_allow_javascript=True)`` (it runs in the page itself) drives the chart
 (``Plotly.animate`` in 2-D; in 3-D one ``Plotly.restyle`` of what the frame changes, 3-4x faster than
 animate, which redraws the whole scene) and fills the explanation and the table for the frame on screen: play, pause,
@@ -58,6 +58,9 @@ CSS = """
 .bv-table th{background:#eef1f6;position:sticky;top:0}
 .bv-table td:first-child,.bv-table th:first-child{text-align:left}
 .bv-table tr.bv-pulled td{background:#fff1c2;font-weight:700}
+.bv-fit{flex:0 0 auto!important;min-height:0!important}
+.bv-fit [data-testid=stElementContainer],.bv-fit [data-testid=stFullScreenFrame],.bv-fit [data-testid=stPlotlyChart]{
+  flex:1 1 0;min-height:0;height:100%}
 </style>
 """
 
@@ -264,13 +267,25 @@ SCRIPT = r"""
     show(want);
   });
 
-  // A figure with layouts (a race: meta.layouts) takes the one for its width: "narrow" below narrow_below px.
-  // A camera is compared not: once drawn, it is the user's to turn.
+  // A figure with several heights (presentation mode) fills the screen down to the playback bar: its container is
+  // sized (the chart stretches to it) to the room left at the top of the page, within the heights. Then the figure
+  // takes the layout (meta.layouts) for its width ("narrow" below narrow_below px) and height (the tallest not
+  // taller than the chart). A camera is compared not: once drawn, it is the user's to turn.
   const layoutAt = (obj, path) => valueAt(obj, path.replace(/\[(\d+)\]/g, '.$1'));
   function fit(gd) {
-    const m = metaOf(gd), L = m && m.layouts;
+    const m = metaOf(gd), L = m && m.layouts, h = host();
     if (!L || !window.Plotly) return;
-    const want = gd._fullLayout.width < L.narrow_below ? L.narrow : L.wide;
+    const hs = L.heights;
+    if (hs.length > 1 && h) {
+      const main = h.closest('[data-testid="stMain"]');
+      const top = h.getBoundingClientRect().top + (main ? main.scrollTop : 0);
+      const below = bar.getBoundingClientRect().bottom - h.getBoundingClientRect().bottom;
+      const room = Math.round(Math.max(hs[0], Math.min(hs[hs.length - 1], window.innerHeight - top - below - 8)));
+      h.classList.add('bv-fit');  // the chart (drawn with height="stretch") fills its container's height
+      if (h.style.height !== room + 'px') h.style.height = room + 'px';
+    }
+    const k = Math.max(0, hs.filter((x) => x <= gd._fullLayout.height).length - 1);
+    const want = (gd._fullLayout.width < L.narrow_below ? L.narrow : L.wide)[k];
     const differs = (k) => !k.includes('camera') && !same(layoutAt(gd.layout, k), want[k]);
     if (Object.keys(want).some(differs)) window.Plotly.relayout(gd, want);
   }

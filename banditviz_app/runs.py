@@ -31,7 +31,8 @@ from . import state
 CACHE = {"max_entries": 32, "ttl": 3600, "show_spinner": False}
 FIGURE_CACHE = {**CACHE, "max_entries": 16}  # an animated figure holds up to ~5 MB
 WATCH_HEIGHT = 560  # px: the Watch figure, its playback bar and the explanation fit a 1366x768 screen
-PRESENT_HEIGHT = 820  # px: presentation mode (no header, no sidebar) on a 1920x1080 projector
+PRESENT_HEIGHT = 820  # px: presentation mode's figure until the player fits it to the screen, to one of:
+PRESENT_HEIGHTS = tuple(range(440, 1001, 40))  # 1280x720 to 2560x1440 (the figure carries a layout for each)
 REGRET_LABELS = {"pareto_regret": "cumulative Pareto regret", "effective_regret": "cumulative effective Pareto regret"}
 
 
@@ -54,29 +55,29 @@ def run_setting(setting: state.Setting, snapshots: int = 200) -> banditviz.Trace
 
 @st.cache_resource(**FIGURE_CACHE)
 def _animation(instance_json: str, algorithm: str, params_json: str, horizon: int, seed: int,
-               height: int) -> go.Figure:
+               height: int, heights: tuple[int, ...]) -> go.Figure:
     return figures.animate(cached_run(instance_json, algorithm, params_json, horizon, seed, 200), controls=False,
-                           height=height)
+                           height=height, heights=heights)
 
 
-def animation(setting: state.Setting, height: int = WATCH_HEIGHT) -> go.Figure:
-    """The Watch figure of a setting (no Plotly controls: the page's player drives it), built once per distinct
-    input and height (never mutated by the pages)."""
-    return _animation(*_key(setting), height)
+def animation(setting: state.Setting, height: int = WATCH_HEIGHT, heights: tuple[int, ...] = ()) -> go.Figure:
+    """The Watch figure of a setting (no Plotly controls: the page's player drives it and may fit it to one of
+    ``heights``), built once per distinct input and heights (never mutated by the pages)."""
+    return _animation(*_key(setting), height, heights)
 
 
 @st.cache_resource(**FIGURE_CACHE)
 def _race(instance_json: str, algorithm: str, params_json: str, horizon: int, seed: int, rival: str,
-          height: int) -> go.Figure:
+          height: int, heights: tuple[int, ...]) -> go.Figure:
     first = cached_run(instance_json, algorithm, params_json, horizon, seed, 200)
     second = cached_run(instance_json, rival, "{}", horizon, seed, 200)
-    return figures.race(first, second, controls=False, height=height)
+    return figures.race(first, second, controls=False, height=height, heights=heights)
 
 
-def race(setting: state.Setting, rival: str, height: int = WATCH_HEIGHT) -> go.Figure:
+def race(setting: state.Setting, rival: str, height: int = WATCH_HEIGHT, heights: tuple[int, ...] = ()) -> go.Figure:
     """The setting's run and ``rival`` (at its paper defaults) on the same instance, horizon and seed (so the
-    same noise), side by side in one figure driven by one player."""
-    return _race(*_key(setting), rival, height)
+    same noise), side by side in one figure driven by one player (heights: as `animation`)."""
+    return _race(*_key(setting), rival, height, heights)
 
 
 def tidy(trace: banditviz.Trace) -> pd.DataFrame:

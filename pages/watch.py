@@ -72,9 +72,10 @@ with right:
 
 try:
     with st.spinner("Running..."):
-        height = runs.PRESENT_HEIGHT if present else runs.WATCH_HEIGHT
+        # presentation mode: the player fits the figure to the screen, down to the playback bar (one of heights)
+        height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, ())
         trace = runs.run_setting(setting)
-        fig = runs.race(setting, rival, height) if rival else runs.animation(setting, height)
+        fig = runs.race(setting, rival, height, heights) if rival else runs.animation(setting, height, heights)
 except ValueError as exc:
     with left:
         state.show_error(exc)
@@ -89,7 +90,7 @@ with notes:
 
 with left:
     with player.chart_container(PLAYER):
-        charts.show(fig, key="watch_figure")
+        charts.show(fig, key="watch_figure", height="stretch" if heights else "content")
     # The first screen of a session plays by itself.
     first = not st.session_state.get("watch_autoplayed")
     player.controls(PLAYER, run_id=json.dumps([state.to_query(setting), rival, height]), autoplay=first)

@@ -59,7 +59,7 @@ SCENE_WIDTH = 0.64  # share of the figure's width: a 3-D scene needs more than a
 SCENE_ASPECT = {"x": 1.0, "y": 1.0, "z": 0.65}
 SCENE_CAMERA = {"eye": {"x": 1.55, "y": 1.55, "z": 0.72}, "center": {"x": 0.04, "y": -0.04, "z": -0.1}}
 TALL_RACE = 700  # px: a 3-D race figure at least this tall draws its scenes above the curves, else beside them
-NARROW_RACE = 1000  # px: a race chart narrower than this takes its narrow layout (`race`; 662 px at 1366x768)
+NARROW = 1000  # px: a chart narrower than this takes its figure's narrow layout (662 px at 1366x768, 853 presenting)
 # JSON budget of a figure (issue 14: <= 2 MB for every preset) and its measured cost per arm and frame (2-D
 # and strips, 3-D; the meta table included), plus the sampled vectors of Thompson sampling; many arms get
 # fewer frames, never fewer than MIN_FRAMES.
@@ -68,7 +68,8 @@ BYTES_PER_ARM_FRAME = {2: 190, 3: 300}
 BYTES_PER_SAMPLE_FRAME = 140
 BYTES_PER_MOVING_TRUTH = {2: 220, 3: 420}  # contextual runs: the true means (and their front) move every frame
 MIN_FRAMES = 5
-LEGEND_COLUMNS = 3  # legend entries per row at 1366 px (measured in the screenshots): sets the top margin
+LEGEND_COLUMNS = 3  # legend entries per row of a wide chart (2 in a narrow one): sets the top margin
+TITLE_PX, SUBTITLE_PX, ROW_PX, NOTES_PX = 44, 24, 26, 40  # the figure's title, its subtitle, a legend row, panel titles
 MAX_CURVE_POINTS = 60  # per frame: a growing curve thinned to this many points (else frames grow as n^2)
 _STATUS_RGB = [STATUS_COLORS[s] for s in STATUS_NAMES]
 # Curves of one run: black, then the series colours (a lexicographic run has up to five objectives).
@@ -286,7 +287,7 @@ class _Plane(_Panel):
         ]
         if self.has_arrow:
             out.append(self._ax({"type": "scatter", "mode": "lines+markers",
-                                 "name": "m<sub>t</sub> → p<sub>t</sub> (most ambiguous arm → its rival)",
+                                 "name": "m<sub>t</sub> → p<sub>t</sub> (ambiguous → rival)",
                                  "line": {"color": "#000000", "width": 2.5},
                                  "marker": {"symbol": ["circle", "arrow"], "size": [6, 18], "angleref": "previous",
                                             "color": "#000000"}, "hoverinfo": "skip"}))
@@ -573,7 +574,7 @@ class _Strips(_Panel):
         for i in range(len(self.ctx.objectives)):
             if self.show_truth and self.ctx.truth_moves:
                 out.append(self._truth_style(i))
-            for kept, key, label in ((True, "candidate", "interval kept by this objective's filter"),
+            for kept, key, label in ((True, "candidate", "interval kept by its filter"),
                                      (False, "rejected", "interval filtered out")):
                 out.append({"type": "scatter", "mode": "lines", "name": label, "legendgroup": key,
                             "showlegend": i == 0, "hoverinfo": "skip",
@@ -644,7 +645,7 @@ def _curve_series(ctx: _Ctx, task: str) -> tuple[str, list[tuple[str, np.ndarray
                                                    for n in range(len(ctx.idx))], dtype=float))
     m = tr.metrics
     if task == "identify":
-        series = [undecided] + ([("error (1 = recommended set is wrong)", inst("error"))] if "error" in m else [])
+        series = [undecided] + ([("error (1 = wrong set)", inst("error"))] if "error" in m else [])
         return "undecided, error", series
     if task == "lexicographic":
         lex = sorted((k for k in m if k.startswith("lex_regret_")), key=lambda k: int(k.rsplit("_", 1)[1]))
@@ -671,6 +672,10 @@ class _Curves(_Panel):
         vals = np.concatenate([v for _, v in self.series])
         lo, hi = min(0.0, float(np.nanmin(vals))), float(np.nanmax(vals))
         self.yrange = [lo, hi * 1.08 if hi > 0 else 1.0]
+        late = self.rounds > self.rounds[-1] / 2
+        # its legend goes in the emptier top corner: the right one when the curves end lower than they start
+        self.falls = bool(late.any() and np.nanmax(vals.reshape(-1, late.size)[:, late]) <
+                          np.nanmax(vals.reshape(-1, late.size)[:, ~late]))
         self.xmax = float(ctx.rounds[-1])
         self.x_title = "round t"
 
@@ -820,12 +825,11 @@ def _title(trace: Trace, task: str) -> str:
     tail = _TASK_WORDS[task] + ("" if trace.stopped_at is None else f", stopped at round {trace.stopped_at}")
     if len(title) + len(tail) + 2 <= WATCH_TITLE_CHARS:
         title += f": {tail}"
-    if trace.snapshot_means is not None:
-        title += "<br><sup>true means change every round (contextual)</sup>"
     return title
 
 
-def _check_common(trace: Any, max_frames: Any, controls: Any, height: Any, name: str = "trace") -> None:
+def _check_common(trace: Any, max_frames: Any, controls: Any, height: Any, heights: Any = (),
+                  name: str = "trace") -> None:
     if not isinstance(trace, Trace):
         raise ValueError(f"{name}: must be a banditviz Trace, got {type(trace).__name__}")
     if not trace.snapshots:
@@ -837,6 +841,9 @@ def _check_common(trace: Any, max_frames: Any, controls: Any, height: Any, name:
     if height is not None and (isinstance(height, bool) or not isinstance(height, (int, np.integer))
                                or not 300 <= height <= 4000):
         raise ValueError(f"height: must be None or a whole number of pixels in [300, 4000], got {height!r}")
+    if not isinstance(heights, (tuple, list, range)) or not all(
+            isinstance(h, (int, np.integer)) and not isinstance(h, bool) and 300 <= h <= 4000 for h in heights):
+        raise ValueError(f"heights: must be whole numbers of pixels in [300, 4000], got {heights!r}")
 
 
 def _frame_budget(trace: Trace, dims: int, sides: int) -> int:
@@ -852,52 +859,115 @@ def _signs(trace: Trace, obj: tuple[int, ...]) -> np.ndarray:
 
 
 def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames: int = 300,
-            show_truth: bool = True, controls: bool = True, height: int | None = None) -> go.Figure:
+            show_truth: bool = True, controls: bool = True, height: int | None = None,
+            heights: tuple[int, ...] = ()) -> go.Figure:
     """The animated objective-space figure of a run, with its regret curve and pull counts in the same frames.
 
     ``objectives``: 2 or 3 objective indices to draw (default the first two, or all three when L = 3);
     for the lexicographic task (and L = 1) the objectives shown as interval strips (default all, up to 5).
     ``controls``: Plotly's own play/pause/speed/slider (notebooks); False leaves them out for a page that
     drives the frames itself (``Plotly.animate(gd, [name])``, frames named "0".."n-1" in order), reading
-    `fig.layout.meta["bv"]` (`explain.meta`) for the rounds, sentences, phases and table of each frame.
+    `fig.layout.meta["bv"]` (`explain.meta`) for the rounds, sentences, phases and table of each frame, and its
+    ``layouts`` (`_layouts`: narrow and wide, at ``height`` and each of ``heights``, `_watch_layout`).
     """
-    _check_common(trace, max_frames, controls, height)
+    _check_common(trace, max_frames, controls, height, heights)
     inst, task = trace.instance, _task(trace)
     strips = task == "lexicographic" or inst.L == 1
     obj = _check_objectives(objectives, inst.L, strips)
     budget = _frame_budget(trace, 3 if len(obj) == 3 and not strips else 2, 1)
     ctx = _Ctx(trace, frame_indices(len(trace.snapshots), max(MIN_FRAMES, min(int(max_frames), budget))), obj,
                _signs(trace, obj))
-    right = (0.66, 1.0)
+    whole = ((0, 1), (0, 1))  # every panel's place is set by `_watch_layout`
     if strips:
         main: _Panel = _Strips(ctx, show_truth, first_axis=3)
     elif len(obj) == 3:
-        right = (SCENE_WIDTH + 0.06, 1.0)
-        main = _Scene(ctx, show_truth, ((0, SCENE_WIDTH), (0, 1)))
+        main = _Scene(ctx, show_truth, whole)
     else:
-        main = _Plane(ctx, show_truth, x="x3", y="y3")
-    curves = _Curves(ctx, task, 1, (right, (0.58, 1.0)))
-    panels = [main, curves, _Pulls(ctx, 2, (right, (0.0, 0.42)))]
+        main = _Plane(ctx, show_truth, x="x3", y="y3", domain=whole)
+    curves = _Curves(ctx, task, 1, whole)
+    panels = [main, curves, _Pulls(ctx, 2, whole)]
     redraw = isinstance(main, _Scene)
     curves.x_title = ""  # said by the panel title: a "round t" axis title would collide with the pulls title
-    notes = [_panel_title(curves.title, right[0], 1.0), _panel_title("pulls per arm", right[0], 0.42)]
+    notes = [_panel_title(curves.title, 0, 1), _panel_title("pulls per arm", 0, 1)]
     meta = explain.meta(trace, ctx.idx, ctx.rounds, obj, redraw)
-    return _assemble(panels, [], _title(trace, task), notes, meta, controls, height)
+    fig = _assemble(panels, [], _title(trace, task), notes, meta, controls, height)
+    if trace.snapshot_means is not None:
+        fig.layout.title.subtitle = {"text": "true means change every round (contextual)",
+                                     "font": {"size": 17, "color": INK}}
+    layouts = _layouts(fig, lambda h, narrow: _watch_layout(fig, main, curves, h, narrow), heights)
+    if not controls:
+        fig.layout.meta = {"bv": {**meta, "layouts": layouts}}
+    return fig
+
+
+def _layouts(fig: go.Figure, place, heights: tuple[int, ...]) -> dict:
+    """The meta's ``layouts``: ``place(height, narrow)`` at the figure's height and each of ``heights``, narrow and
+    wide. The figure is drawn in the wide one at its height; a page's player takes the one for its chart's width
+    (narrow below ``narrow_below`` px) and height (the tallest of ``heights`` not taller than the chart)."""
+    hs = sorted({*(int(h) for h in heights), fig.layout.height})
+    out = {"narrow_below": NARROW, "heights": hs,
+           **{w: [place(h, w == "narrow") for h in hs] for w in ("narrow", "wide")}}
+    fig.plotly_relayout(out["wide"][hs.index(fig.layout.height)])
+    return out
+
+
+def _flat(places: dict) -> dict:
+    """Layout paths with their values rounded, tuples as lists (what `Plotly.relayout` takes)."""
+    return {k: num(v) if isinstance(v, tuple) else round(v, 4) if isinstance(v, float) else v
+            for k, v in places.items()}
+
+
+def _legend_rows(fig: go.Figure, columns: int) -> int:
+    return -(-sum(1 for t in fig.data if t.showlegend is not False and t.legend in (None, "legend")) // columns)
+
+
+def _watch_layout(fig: go.Figure, main: _Panel, curves: _Curves, height: int, narrow: bool) -> dict:
+    """A single run's places at ``height`` px (flat layout paths): margins, legend, panels and panel titles.
+
+    The main legend's rows are reserved for 3 columns when wide (a chart >= `NARROW` px: 1072 at 1920x1080), 2 when
+    narrow (662 px at 1366x768, 853 presenting: its widest entry, ~260 px, fits twice), so Plotly never pushes the
+    margins and shrinks the panels. The objective space takes a little less width when narrow, so that the right
+    column holds the curves' legend ("effective Pareto regret", ~200 px); that legend sits in the curves' empty top
+    corner (right when they fall, as undecided arms and simple regret do). Between the curves and the pulls, room in
+    pixels for the curves' tick labels and the pulls' title.
+    """
+    three = isinstance(main, _Scene)
+    title_px = TITLE_PX + (SUBTITLE_PX if fig.layout.title.subtitle.text else 0)
+    top = title_px + _legend_rows(fig, 2 if narrow else LEGEND_COLUMNS) * ROW_PX + (8 if three else NOTES_PX)
+    h = height - top - fig.layout.margin.b
+    gap, notes = 58 / h, (NOTES_PX / h if three else 0)  # a scene (no panel title) from the legend down
+    width = (SCENE_WIDTH if three else 0.56) - (0.04 if narrow else 0)
+    left, right = (0.0, width), (width + (0.06 if three else 0.1), 1.0)
+    low, high = (0.0, 0.5 - gap / 2 - notes / 2), (0.5 + gap / 2 - notes / 2, 1.0 - notes)
+    places = {"margin.t": top, "legend.y": 1 - title_px / height,
+              "xaxis.domain": right, "yaxis.domain": high, "xaxis2.domain": right, "yaxis2.domain": low,
+              "annotations[0].x": right[0], "annotations[0].y": high[1], "annotations[0].yshift": 8,
+              "annotations[1].x": right[0],
+              "annotations[1].y": low[1],
+              "legend2.x": right[1] if curves.falls else right[0] + 0.01, "legend2.y": high[1],
+              "legend2.xanchor": "right" if curves.falls else "left"}
+    if three:
+        places.update({"scene.domain.x": left, "scene.domain.y": (0.0, 1.0)})
+    elif isinstance(main, _Strips):
+        places.update({f"xaxis{main.first + i}.domain": left for i in range(len(main.domains))})
+    else:
+        places.update({"xaxis3.domain": left, "yaxis3.domain": (0.0, 1.0)})
+    return _flat(places)
 
 
 def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = None, max_frames: int = 300,
-         show_truth: bool = True, controls: bool = True, height: int | None = None) -> go.Figure:
+         show_truth: bool = True, controls: bool = True, height: int | None = None,
+         heights: tuple[int, ...] = ()) -> go.Figure:
     """Two runs on the same instance side by side (A left, B right, one shared view), their curves together.
 
     Frames are aligned by round: the union of both runs' snapshot rounds (thinned evenly to the frame
     budget), each side showing its latest snapshot at or before the frame's round, so a run that stopped
     holds its last state. Lexicographic runs and L = 1 are drawn in 2-D over their first two objectives
     (interval strips side by side would not fit a screen). ``meta`` as `animate`, its sentences and phases
-    prefixed "A: " and "B: "; without ``controls`` it also holds ``layouts`` (`_race_layout`): the figure is
-    drawn in the "wide" one, and a page's player relayouts a chart narrower than ``narrow_below`` px.
+    prefixed "A: " and "B: ", and its ``layouts`` (`_layouts` of `_race_layout`) as `animate`.
     """
-    _check_common(trace_a, max_frames, controls, height, "trace_a")
-    _check_common(trace_b, max_frames, controls, height, "trace_b")
+    _check_common(trace_a, max_frames, controls, height, heights, "trace_a")
+    _check_common(trace_b, max_frames, controls, height, heights, "trace_b")
     inst = trace_a.instance
     if trace_b.instance.to_dict() != inst.to_dict():
         raise ValueError("trace_b: must be a run on the same instance as trace_a")
@@ -937,30 +1007,28 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
         fig.layout.xaxis1.nticks = fig.layout.yaxis1.nticks = 3
     else:  # B's plane shares A's view and its y axis: no tick labels or title between the planes
         fig.layout.yaxis3.update(showticklabels=False, title_text="")
-    layouts = {w: _race_layout(fig, three, cu_a.title, w == "narrow") for w in ("narrow", "wide")}
-    fig.plotly_relayout(layouts["wide"])
+    layouts = _layouts(fig, lambda h, narrow: _race_layout(fig, three, cu_a.title, h, narrow), heights)
     if not controls:
-        fig.layout.meta = {"bv": {**meta, "layouts": {"narrow_below": NARROW_RACE, **layouts}}}
+        fig.layout.meta = {"bv": {**meta, "layouts": layouts}}
     return fig
 
 
-def _race_layout(fig: go.Figure, three: bool, curves: str, narrow: bool) -> dict:
-    """A race's places (flat layout paths, as `Plotly.relayout` takes them): panels, panel titles, legends, margins.
+def _race_layout(fig: go.Figure, three: bool, curves: str, height: int, narrow: bool) -> dict:
+    """A race's places at ``height`` px (flat layout paths): panels, panel titles, legends, margins.
 
-    Wide (a chart >= `NARROW_RACE` px, 1072 at 1920x1080 with the sidebar) and narrow (662 px at 1366x768, 853 in
+    Wide (a chart >= `NARROW` px, 1072 at 1920x1080 with the sidebar) and narrow (662 px at 1366x768, 853 in
     presentation mode) share the rules, checked in the browser test at both sizes: a 3-D scene is about 1.2x wider
     than tall, or the corners of its cube and its axis titles are cut at its edges (a scene's camera fits its
     height); a short figure draws the scenes beside the curves when wide; when narrow, under a band of legend and
     curves, without the figure's title (the panel titles name A and B) and with thin margins; a legend's rows are
     reserved above the panel titles, so no text overlaps another. 2-D: a narrow chart's legend has 2 columns.
     """
-    title_px, row_px, notes_px = 44, 26, 40
-    height, margin, title = fig.layout.height, fig.layout.margin, fig.layout.title.text
-    entries = sum(1 for t in fig.data if t.showlegend is not False and t.legend in (None, "legend"))
+    margin, title = fig.layout.margin, fig.layout.title.text
+    entries = _legend_rows(fig, 1)
     beside = three and height < TALL_RACE
-    legend = {"x": 0, "y": 1 - title_px / height, "xref": "paper", "yref": "container", "orientation": "h"}
-    rows = -(-entries // (2 if narrow and not three else LEGEND_COLUMNS))
-    edges = {"t": title_px + rows * row_px + notes_px, "b": margin.b, "l": margin.l, "r": margin.r}
+    legend = {"x": 0, "y": 1 - TITLE_PX / height, "xref": "paper", "yref": "container", "orientation": "h"}
+    rows = _legend_rows(fig, 2 if narrow and not three else LEGEND_COLUMNS)
+    edges = {"t": TITLE_PX + rows * ROW_PX + NOTES_PX, "b": margin.b, "l": margin.l, "r": margin.r}
     curves_title = f"{curves}: A solid, B dashed"
     camera, aspect = SCENE_CAMERA["eye"], SCENE_ASPECT
     if beside and narrow:  # scenes along the bottom; above them, the legend (one column) and the curves
@@ -971,6 +1039,8 @@ def _race_layout(fig: go.Figure, three: bool, curves: str, narrow: bool) -> dict
         band = (entries * 24 + 14) / h
         legend.update(y=1, yref="paper", orientation="v")
         left, right, top = (0.0, 0.49), (0.51, 1.0), (0.0, 1 - band - 30 / h)
+        far = max(1.0, 282 / (top[1] * h))  # a scene shorter than at 1366x768 (282 px): its cube seen from farther
+        camera = {k: round(v * far, 3) for k, v in camera.items()}
         low_x, low = (0.6, 1.0), (1 - band + 76 / h, 1 - 46 / h)
         legend2, curves_title = (low_x[0], low[0] - 26 / h), f"{curves}<br>A solid, B dashed"
     elif beside:  # scenes the full height, the curves and their legend in a column on the right
@@ -981,10 +1051,11 @@ def _race_layout(fig: go.Figure, three: bool, curves: str, narrow: bool) -> dict
         left, right = ((0.0, 0.49), (0.51, 1.0)) if narrow else ((0.03, 0.47), (0.53, 1.0))
         top, low = ((0.45, 1.0), (0.0, 0.3)) if narrow else ((0.3, 1.0), (0.0, 0.18))
         low_x, legend2 = (0.05 if narrow else left[0], left[1]), (right[0], low[1])
-    else:
+    else:  # between the planes and the curves, room in pixels for the x ticks and title and the curves' title
+        gap = 84 / (height - edges["t"] - edges["b"])
         left, right = (0.0, 0.47), (0.53, 1.0)
-        top, low = ((0.5, 1.0), (0.0, 0.22)) if narrow else ((0.53, 1.0), (0.0, 0.24))
-        low_x, legend2 = left, (right[0], low[1])
+        low = (0.0, 0.3 * (1 - gap))
+        top, low_x, legend2 = (low[1] + gap, 1.0), left, (right[0], low[1])
     title_x = legend2[0] if beside else low_x[0]
     places = {"title.text": title, **{f"margin.{k}": v for k, v in edges.items()},
               **{f"legend.{k}": v for k, v in legend.items()}, "legend2.x": legend2[0], "legend2.y": legend2[1],
@@ -997,8 +1068,7 @@ def _race_layout(fig: go.Figure, three: bool, curves: str, narrow: bool) -> dict
                            f"{scene}.aspectratio": aspect})
     else:
         places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top})
-    return {k: num(v) if isinstance(v, tuple) else round(v, 4) if isinstance(v, float) else v
-            for k, v in places.items()}
+    return _flat(places)
 
 
 def race_frames(rounds_a: np.ndarray, rounds_b: np.ndarray, max_frames: int
@@ -1043,16 +1113,14 @@ def _assemble(panels: list[_Panel], twins: list[_Panel], title: str, notes: list
         frames.append({"name": str(n), "data": data, "traces": moving})
     base = [_merge(s, s.pop(START_WITH, d)) for s, d in zip(styles, frames[0]["data"], strict=True)]
     H = height or 860
-    rows = -(-sum(1 for t in statics if t.get("showlegend", True) and "legend" not in t) // LEGEND_COLUMNS)
-    title_px, row_px, notes_px = 44, 26, 40
     left = 20 if isinstance(everything[0], _Scene) else 90  # a scene draws its own axes inside its domain
-    margin = {"l": left, "r": 30, "t": title_px + rows * row_px + notes_px, "b": 150 if controls else 60}
+    margin = {"l": left, "r": 30, "t": 0, "b": 150 if controls else 60}  # the top: `_layouts`
     layout = base_layout(title, height=H, uirevision="keep", hovermode="closest", margin=margin,
                          meta={"bv": meta})
     layout["title"].update(y=0.985, yref="container", yanchor="top")
-    # the legend hangs below the title in pixels (container coordinates), so that neither the title above nor
-    # the panel titles below it overlap it at any height (issue 14 screenshots at 1366x768 and 1920x1080)
-    layout["legend"].update(yref="container", y=1 - title_px / H, yanchor="top", x=0.0, traceorder="normal")
+    # the legend hangs below the title in pixels (container coordinates, its y set by `_layouts`), so that neither
+    # the title above nor the panel titles below it overlap it at any height
+    layout["legend"].update(yref="container", yanchor="top", x=0.0, traceorder="normal")
     for p in everything:
         layout.update(p.axes())
     layout["annotations"] = notes + [a for p in everything for a in p.annotations()]

@@ -431,7 +431,7 @@ def test_lexicographic_layout_shows_one_strip_per_objective_with_the_filters():
     d = animate(tr).to_dict()
     assert {f"yaxis{a}" for a in (3, 4, 5)} <= set(d["layout"])
     for n, snap in enumerate(tr.snapshots):
-        kept = moving(d, n)["interval kept by this objective's filter"]
+        kept = moving(d, n)["interval kept by its filter"]
         out = moving(d, n)["interval filtered out"]
         for i in range(3):
             segs = polygons(kept[i]["x"], kept[i]["y"])
@@ -501,7 +501,7 @@ def test_real_risk_averse_trace():
 def test_contextual_truth_moves_with_the_frames():
     tr = bv.run(bv.preset("mol_ts_2d"), "mol_ts", 200, seed=0, snapshots=20)
     d = animate(tr).to_dict()
-    assert "contextual" in d["layout"]["title"]["text"]
+    assert "contextual" in d["layout"]["title"]["subtitle"]["text"]
     for n in (0, len(d["frames"]) - 1):
         truth = moving(d, n)[TRUE_MEAN_LABEL][0]
         np.testing.assert_allclose(arr(truth["x"]), tr.truth_at(n)[:, 0], atol=1e-3)
