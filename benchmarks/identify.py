@@ -8,6 +8,11 @@
   mask, gaps, argmax), run in the same process.
 * GEGE fixed confidence at the size of the paper's Table 2 row [K, h, d] = [500, 8, 8] (delta = 0.1), which
   reports about 1 s per run (001 §4.5): random unit-norm features, Theta ~ N(0, 1).
+* APE (fixed confidence, delta = 0.01) on the LinPSI Fig. 2 family at K = 32 and 128: the compiled step
+  (`banditviz.fast_ape`) against the numpy step it replaced (tests/unit/test_identify.py's reference, the same
+  pulls to the bit), algorithm and rewards only.
+* The per-arm noise generators of a NoC run (K = 259): `banditviz.seeding.children` against numpy's
+  ``[default_rng(s) for s in seq.spawn(K)]``, the same generators.
 * PFIwR on the 000 §4.2 setting (p = 0.5, practical width, 10^4 rounds) against a naive PFIwR that
   rebuilds the Gram matrix from the whole history every round; PFIwR on fixed means (preset "default", the
   Compare page's setting, and the theory width that never stops within 20,000 rounds): the compiled loop
@@ -20,17 +25,21 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import banditviz as bv
-from banditviz import design
+from banditviz import design, seeding
 from banditviz.algorithms.gege import GEGEFixedConfidence
 from banditviz.algorithms.pfiwr import PFIwR
 from banditviz.algorithms.psi_baselines import EGESuccessiveRejects
 from banditviz.algorithms.psi_common import empirical_gaps
 from banditviz.instances import Instance
 from banditviz.simulate import drive
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the numpy APE step, the tests' reference
+from tests.unit.test_identify import NumpyAPE  # noqa: E402
 
 
 def naive_design(Xt: np.ndarray, tol: float = 1e-3, max_iter: int = 100_000) -> tuple[np.ndarray, float]:
@@ -126,6 +135,14 @@ def timed(fn, seeds: range) -> tuple[float, float, float]:
     return cpu / len(seeds), wall / len(seeds), pulls / cpu
 
 
+def timeit(fn, n: int = 20) -> float:
+    """CPU seconds per call of ``fn`` over n calls."""
+    cpu = time.process_time()
+    for _ in range(n):
+        fn()
+    return (time.process_time() - cpu) / n
+
+
 def report(label: str, fast: tuple[float, float, float], naive: tuple[float, float, float] | None = None) -> None:
     line = f"  {label:<34} {fast[0]:7.3f} s/run CPU ({fast[1]:7.3f} wall) {fast[2]:10,.0f} pulls/s"
     if naive is not None:
@@ -157,6 +174,20 @@ def main() -> None:
         now = timed(lambda s: drive(spec.make(), fb, 3995, s), range(5))
         print(f"  ege_sr, algorithm + rewards only: {1e3 * now[0]:.1f} ms/run CPU, with the previous numpy decision "
               f"{1e3 * before[0]:.1f} ms (x{before[0] / now[0]:.1f})")
+
+    print("APE on the LinPSI Fig. 2 family (delta = 0.01, sigma = 0.5), algorithm + rewards only:")
+    spec = bv.get_algorithm("ape")
+    for K in (32, 128):
+        fam = bv.preset("psi_synthetic", K=K, sigma=0.5)
+        fast = timed(lambda s, f=fam: drive(spec.make(delta=0.01), f, 200_000, s), range(3))
+        naive = timed(lambda s, f=fam: drive(NumpyAPE(**spec.validate({"delta": 0.01})), f, 200_000, s), range(3))
+        report(f"APE K = {K}, compiled step", fast, naive)
+    parent = np.random.SeedSequence(7).spawn(3)[0]
+    ours = min(timeit(lambda: seeding.children(parent, 259)) for _ in range(5))
+    numpy_ = min(timeit(lambda: [np.random.default_rng(s) for s in np.random.SeedSequence(7).spawn(3)[0].spawn(259)])
+                 for _ in range(5))
+    print(f"Per-arm generators of a NoC run (K = 259): {1e3 * ours:.2f} ms, numpy's spawn loop {1e3 * numpy_:.2f} ms "
+          f"(x{numpy_ / ours:.1f})")
 
     big = table2_instance()
     print(f"GEGE fixed confidence, [K, h, d] = [500, 8, 8], delta = 0.1 (paper Table 2: 1013 ms); "
