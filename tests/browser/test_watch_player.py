@@ -212,7 +212,8 @@ def test_lexicographic_regret_legend_stays_off_the_tick_labels(browser, server, 
     w = Watch(browser, server, LAPTOP, "?preset=lexicographic_lambda_0.1&alg=mte2lo&T=2000&seed=0")
     try:
         w.pause()
-        w.page.wait_for_function(FITTED, timeout=20_000)
+        w.page.wait_for_function(FITTED, timeout=20_000)  # the chart is first drawn in its wide layout
+        w.page.wait_for_timeout(800)  # and the narrow one's legends drawn
         boxes = w.page.evaluate("""() => {
           const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');
           const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
