@@ -575,6 +575,18 @@ def assert_fits(w: Watch, screen: dict) -> None:
     assert chart["y"] >= 0 and screen["height"] - 48 <= bar["y"] + bar["height"] <= screen["height"], (chart, bar)
 
 
+def screens_at_last_round(w: Watch, label: str, present: str, screenshot):
+    """At the run's last round, the laptop then the projector screen: yields (screen, layout boxes) once the page is
+    fitted to it; presenting, the chart and its controls then fit that screen (`assert_fits`)."""
+    w.pause()
+    w.seek(w.state()["n"] - 1)
+    for screen in (LAPTOP, PROJECTOR):
+        name = f"{label}_{screen['width']}x{screen['height']}{'_presenting' if present else ''}"
+        yield screen, fitted_boxes(w, screen, name, screenshot)
+        if present:
+            assert_fits(w, screen)
+
+
 @pytest.mark.parametrize("present", ["", "&present=1"], ids=["normal", "presenting"])
 @pytest.mark.parametrize("preset", ["default", "default_3d"])
 def test_race_text_is_clear_of_other_text_and_panels(browser, server, screenshot, preset, present):
@@ -584,17 +596,11 @@ def test_race_text_is_clear_of_other_text_and_panels(browser, server, screenshot
     presentation mode the chart and its controls fit the screen."""
     w = Watch(browser, server, LAPTOP, f"?preset={preset}&alg=pareto_ucb1&T=2000&seed=0&race=pareto_ts{present}")
     try:
-        w.pause()
-        w.seek(w.state()["n"] - 1)
-        for screen in (LAPTOP, PROJECTOR):
-            name = f"watch_race_{preset}_{screen['width']}x{screen['height']}{'_presenting' if present else ''}"
-            fitted_boxes(w, screen, name, screenshot)
+        for screen, _ in screens_at_last_round(w, f"watch_race_{preset}", present, screenshot):
             if preset == "default_3d" and not (present and screen is LAPTOP):  # known: 246 px tall, titles touch
                 for scene in ("scene", "scene2"):
                     x0, y0, x1, y1 = assert_axis_titles_whole(w.page, scene, fill=0.45)
                     assert y1 - y0 >= 250 and x1 - x0 >= 300, (scene, x1 - x0, y1 - y0)
-            if present:
-                assert_fits(w, screen)
         w.assert_clean()
     finally:
         w.close()
@@ -615,17 +621,11 @@ def test_watch_text_is_clear_of_other_text_and_panels(browser, server, screensho
     chart and its controls fill the screen."""
     w = Watch(browser, server, LAPTOP, f"?{FAMILIES[family]}&T=2000&seed=0{present}")
     try:
-        w.pause()
-        w.seek(w.state()["n"] - 1)
-        for screen in (LAPTOP, PROJECTOR):
-            name = f"watch_{family}_{screen['width']}x{screen['height']}{'_presenting' if present else ''}"
-            b = fitted_boxes(w, screen, name, screenshot)
+        for screen, b in screens_at_last_round(w, f"watch_{family}", present, screenshot):
             entries = w.page.evaluate("() => document.querySelectorAll('.st-key-bv_watch g.legend .traces').length")
             assert b["legend_rows"] <= -(-entries // 2), (entries, b["legend_rows"])
             if family == "regret_3d" and not (present and screen is LAPTOP):  # known: 282 px tall, z and y titles touch
                 assert_axis_titles_whole(w.page, "scene", fill=0.45)  # 0.47 measured at 1920x1080 presenting
-            if present:
-                assert_fits(w, screen)
         w.assert_clean()
     finally:
         w.close()
