@@ -107,7 +107,12 @@ def _scale(mu: np.ndarray) -> float:
 
 def _round_err(mu: np.ndarray) -> float:
     """Bound on the rounding error of ``w.mu_b - w.mu_a`` for weights summing to 1."""
-    return 8.0 * mu.shape[1] * _EPS * _scale(mu)
+    return _margin(mu.shape[1], _scale(mu))
+
+
+def _margin(L: int, scale: float) -> float:
+    """`_round_err` of L objectives whose largest magnitude is ``scale`` (at least 1)."""
+    return 8.0 * L * _EPS * scale
 
 
 # --------------------------------------------------------------------------------------------------
@@ -598,7 +603,8 @@ def effective_gap(means) -> np.ndarray:
     W = _fan_weights(U) if L <= 4 else None
     if W is not None:
         return _snap(_dual_gaps(mu, U, W), mu)
-    return np.array([_gap_one(mu, U, a) for a in range(K)])
+    err = _round_err(mu)
+    return np.array([_gap_one(U, mu[a], err)[1] for a in range(K)])
 
 
 @lru_cache(maxsize=16)
@@ -609,17 +615,13 @@ def _gap_weights(L: int) -> np.ndarray:
     return W
 
 
-def _gap_one(mu: np.ndarray, U: np.ndarray, a: int) -> float:
-    """Delta^EPR of arm a: Pareto-gap lower bound vs weight-bank upper bound, LP only if they differ."""
-    lb, ub = fast_pareto.gap_bounds(U, mu[a], _gap_weights(mu.shape[1]))
-    return _settle(lb, ub, _round_err(mu), U, mu[a])
-
-
-def _settle(lb: float, ub: float, err: float, U: np.ndarray, target: np.ndarray) -> float:
-    """The effective gap of ``target`` from its bounds (equal up to the rounding margin ``err``), else by the LP."""
+def _gap_one(U: np.ndarray, target: np.ndarray, err: float) -> tuple[float, float]:
+    """(Pareto-gap lower bound, Delta^EPR) of ``target`` against the distinct Pareto rows ``U``: the lower bound
+    against the weight-bank upper bound (equal up to the rounding margin ``err``), the LP only if they differ."""
+    lb, ub = fast_pareto.gap_bounds(U, target, _gap_weights(len(target)))
     if ub <= lb + err:
-        return 0.0 if ub <= err else max(lb, 0.0)
-    return _gap_lp(U, target)
+        return lb, 0.0 if ub <= err else max(lb, 0.0)
+    return lb, _gap_lp(U, target)
 
 
 def front_rows(mu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -649,8 +651,8 @@ def gaps_of(means, arm: int) -> tuple[float, float]:
     arm = int(arm)
     if L >= 3:
         _, U, _, scale = front_rows(mu)
-        lb, ub = fast_pareto.gap_bounds(U, mu[arm], _gap_weights(L))
-        return float(lb), float(_settle(lb, ub, 8.0 * L * _EPS * scale, U, mu[arm]))
+        lb, gap = _gap_one(U, mu[arm], _margin(L, scale))
+        return float(lb), float(gap)
     pareto_gap = float(np.maximum(0.0, (mu - mu[arm]).min(axis=1).max()))
     if L == 1:
         return pareto_gap, float(mu[:, 0].max() - mu[arm, 0])
