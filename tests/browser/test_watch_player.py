@@ -11,6 +11,7 @@ artifacts/screenshots/ for a person to look at.
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
@@ -38,6 +39,7 @@ DRAWN_WHOLE = """(i) => {
     JSON.stringify(at(gd.data[t], k)) === JSON.stringify(v)));
 }"""
 EXPLAIN = "() => document.querySelector('.bv-explain').innerText"
+IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 TABLE = "() => document.querySelector('.bv-table tbody').innerText"
 # Records, independently of the player, when the chart is first drawn and when its drawn data first changes
 # (performance.now()).
@@ -241,6 +243,15 @@ class Watch:
         self.page.locator(SLIDER).fill(str(frame))
         self.page.wait_for_function(f"() => ({DRAWN})().includes({frame})", timeout=10_000)
 
+    def settle(self) -> None:
+        """Wait for the rerun to finish; then the page holds one chart. While a script runs, Streamlit keeps the
+        previous run's elements on the page beside the new ones, so a count taken before is not the page's."""
+        self.page.wait_for_function(IDLE, timeout=60_000)
+        try:
+            self.page.wait_for_function(f"() => document.querySelectorAll('{CHART}').length === 1", timeout=5_000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"{self.page.locator(CHART).count()} charts on the page after the rerun") from None
+
     def assert_clean(self) -> None:
         assert self.errors == [], self.errors
         assert self.outside == [], self.outside
@@ -373,7 +384,7 @@ def test_race_draws_two_algorithms_driven_by_one_player(projector, screenshot):
     page.keyboard.type("uniform")  # as a person does in a long list: the menu shows only the matches
     page.get_by_role("option", name="uniform", exact=True).click()
     page.wait_for_function("() => document.querySelector('.bv-explain').innerText.includes('B: ')", timeout=60_000)
-    assert page.locator(CHART).count() == 1
+    projector.settle()
     projector.press("restart")
     projector.press("step ▶")
     said = page.evaluate(EXPLAIN)
