@@ -663,10 +663,9 @@ def _curve_series(ctx: _Ctx, task: str) -> tuple[str, list[tuple[str, np.ndarray
 class _Curves(_Panel):
     """The metric curves up to the current round, and a vertical line at that round."""
 
-    def __init__(self, ctx: _Ctx, task: str, axis: int, domain, prefix: str = "", dash: str = "solid",
-                 marks_round: bool = True, listed: bool = True) -> None:
-        self.ctx, self.a, self.domain, self.prefix, self.dash = ctx, axis, domain, prefix, dash
-        self.marks_round, self.listed = marks_round, listed
+    def __init__(self, ctx: _Ctx, task: str, axis: int, domain, dash: str = "solid", marks_round: bool = True) -> None:
+        self.ctx, self.a, self.domain, self.dash, self.marks_round = ctx, axis, domain, dash, marks_round
+        self.prefix, self.listed = "", True  # a race names its runs' curves ("A: ") or lists one run's only
         self.title, self.series = _curve_series(ctx, task)
         self.rounds = np.array([ctx.snap(n).t for n in range(len(ctx.idx))], dtype=float)
         vals = np.concatenate([v for _, v in self.series])
@@ -987,11 +986,13 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     else:
         pa = _Plane(ca, show_truth, "x2", "y2", whole, view)
         pb = _Plane(cb, show_truth, "x3", "y3", whole, view)
+    cu_a = _Curves(ca, _task(trace_a), 1, whole)
+    cu_b = _Curves(cb, _task(trace_b), 1, whole, dash="dash", marks_round=False)
     # one legend entry per curve name (A solid, B dashed, said by the panel title) when both runs draw the same ones
-    same = [n for n, _ in _curve_series(ca, _task(trace_a))[1]] == [n for n, _ in _curve_series(cb, _task(trace_b))[1]]
-    cu_a = _Curves(ca, _task(trace_a), 1, whole, prefix="" if same else "A: ")
-    cu_b = _Curves(cb, _task(trace_b), 1, whole, prefix="" if same else "B: ", dash="dash", marks_round=False,
-                   listed=not same)
+    if [n for n, _ in cu_a.series] == [n for n, _ in cu_b.series]:
+        cu_b.listed = False
+    else:
+        cu_a.prefix, cu_b.prefix = "A: ", "B: "
     ymin, ymax = min(cu_a.yrange[0], cu_b.yrange[0]), max(cu_a.yrange[1], cu_b.yrange[1])
     for cu in (cu_a, cu_b):
         cu.yrange, cu.xmax, cu.x_title = [ymin, ymax], float(rounds[-1]), ""  # rounds: said by the slider
