@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import seeding
+from . import fast_noise, seeding
 from .instances import Instance, sample_contexts
 
 BLOCK = 256
@@ -25,7 +25,11 @@ class Environment:
         noise_ss, context_ss, policy_ss = np.random.SeedSequence(seed).spawn(3)
         self.policy_rng = np.random.default_rng(policy_ss)
         self._context_rng = np.random.default_rng(context_ss)
-        self._arm_rngs = seeding.children(noise_ss, instance.K)  # default_rng(s) for s in noise_ss.spawn(K)
+        words = seeding.words(noise_ss, instance.K)  # arm k's stream: default_rng(noise_ss.spawn(K)[k])
+        # Gaussian noise only draws standard normals: the streams are then compiled PCG64 states (`fast_noise`)
+        normal = instance.kind != "distributions" and instance.noise == "gaussian"
+        self.normal_streams = fast_noise.seed(words) if normal else None
+        self._arm_rngs = None if normal else seeding.generators(words)
         self._buffers: list[np.ndarray | None] = [None] * instance.K
         self._pos = np.zeros(instance.K, dtype=np.int64)
         self.context: np.ndarray | None = instance.features
@@ -51,7 +55,12 @@ class Environment:
         numpy's `Generator` samplers keep no state between calls, so one call of n + m draws equals a call of n
         then one of m: buffers of any size see the same stream.
         """
-        inst, rng = self.instance, self._arm_rngs[arm]
+        inst = self.instance
+        if self.normal_streams is not None:
+            out = np.empty((n, inst.L))
+            fast_noise.fill_standard(self.normal_streams, arm, out)
+            return out
+        rng = self._arm_rngs[arm]  # type: ignore[index]
         if inst.kind == "distributions":
             spec = inst.distributions[arm]
             fam = spec["family"]
@@ -60,8 +69,6 @@ class Environment:
             if fam == "bernoulli":
                 return (rng.random((n, 1)) < spec["p"]).astype(float)
             return rng.uniform(spec["low"], spec["high"], size=(n, 1))
-        if inst.noise == "gaussian":
-            return rng.standard_normal((n, inst.L))
         if inst.noise == "bernoulli":
             return rng.random((n, inst.L))
         mu = inst.means[arm]  # type: ignore[index]
@@ -82,13 +89,10 @@ class Environment:
     def fill(self, arm: int, out: np.ndarray) -> None:
         """``out`` (a C-contiguous n x `Instance.reward_dim` block) gets ``arm``'s next n rewards, the same as n
         `pull` calls; Gaussian noise is drawn and scaled in place (sigma z, then + mean: `observe`'s sums)."""
-        inst = self.instance
-        if inst.kind == "distributions" or inst.noise != "gaussian":
+        if self.normal_streams is None:
             out[:] = self.observe(arm, self.draws(arm, len(out)))
             return
-        self._arm_rngs[arm].standard_normal(out=out)
-        out *= inst.sigma
-        out += self.means[arm]  # type: ignore[index]
+        fast_noise.fill(self.normal_streams, arm, out, self.instance.sigma, self.means[arm])  # type: ignore[index]
 
     def observe(self, arm: int, raw: np.ndarray) -> np.ndarray:
         """The rewards of ``arm`` that raw draws give (one draw, or a block of them as rows)."""

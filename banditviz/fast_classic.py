@@ -23,6 +23,7 @@ import math
 import numba
 import numpy as np
 
+from . import fast_noise
 from .algorithms.base import Algorithm, RoundState
 from .environment import BLOCK, Environment
 from .fast_pareto import nondominated
@@ -139,6 +140,26 @@ def _gather(arms, start, buf, pos, avail, out):
     return len(arms)
 
 
+@numba.njit(cache=True)
+def _refill_size(avail, chunk, first):
+    """Doubling refills, the first one ``first`` rows, none over ``chunk``."""
+    return min(chunk, 2 * avail if avail else first)
+
+
+@numba.njit(cache=True)
+def _gather_normal(arms, buf, pos, avail, out, streams, sigma, means, chunk, first):
+    """`_gather` of every row, an arm whose buffer runs out refilled on the spot from its Gaussian stream
+    (`fast_noise.fill`, what `Environment.fill` draws)."""
+    for i in range(len(arms)):
+        a = arms[i]
+        if pos[a] >= avail[a]:
+            avail[a] = _refill_size(avail[a], chunk, first)
+            fast_noise.fill(streams, a, buf[a, :avail[a]], sigma, means[a])
+            pos[a] = 0
+        out[i] = buf[a, pos[a]]
+        pos[a] += 1
+
+
 class Rewards:
     """The engine's rewards of every arm, buffered (doubling refills, up to a chunk of whole blocks)."""
 
@@ -154,13 +175,18 @@ class Rewards:
 
     def refill(self, arm: int) -> None:
         """Doubling refills, the first one an equal share of the expected rounds: short runs draw little."""
-        size = min(self.chunk, 2 * int(self.avail[arm]) or self.first)
+        size = _refill_size(int(self.avail[arm]), self.chunk, self.first)
         self.env.fill(arm, self.buf[arm, :size])
         self.pos[arm], self.avail[arm] = 0, size
 
     def take_many(self, arms: np.ndarray) -> np.ndarray:
         """The rewards of pulling ``arms`` in order (the same as one `Environment.pull` each)."""
         out = np.empty((len(arms), self.buf.shape[2]))
+        env = self.env
+        if env.normal_streams is not None:
+            _gather_normal(arms, self.buf, self.pos, self.avail, out, env.normal_streams, env.instance.sigma,
+                           env.means, self.chunk, self.first)
+            return out
         i = _gather(arms, 0, self.buf, self.pos, self.avail, out)
         while i < len(arms):
             self.refill(int(arms[i]))

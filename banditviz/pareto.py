@@ -107,11 +107,11 @@ def _scale(mu: np.ndarray) -> float:
 
 def _round_err(mu: np.ndarray) -> float:
     """Bound on the rounding error of ``w.mu_b - w.mu_a`` for weights summing to 1."""
-    return _margin(mu.shape[1], _scale(mu))
+    return margin(mu.shape[1], _scale(mu))
 
 
-def _margin(L: int, scale: float) -> float:
-    """`_round_err` of L objectives whose largest magnitude is ``scale`` (at least 1)."""
+def margin(L: int, scale: float) -> float:
+    """The rounding margin (`_round_err`) of L objectives whose largest magnitude is ``scale`` (at least 1)."""
     return 8.0 * L * _EPS * scale
 
 
@@ -651,7 +651,7 @@ def gaps_of(means, arm: int) -> tuple[float, float]:
     arm = int(arm)
     if L >= 3:
         _, U, _, scale = front_rows(mu)
-        lb, gap = _gap_one(U, mu[arm], _margin(L, scale))
+        lb, gap = _gap_one(U, mu[arm], margin(L, scale))
         return float(lb), float(gap)
     pareto_gap = float(np.maximum(0.0, (mu - mu[arm]).min(axis=1).max()))
     if L == 1:

@@ -1,8 +1,8 @@
-"""The per-arm noise generators of a run, seeded for all arms at once.
+"""The seeds of a run's per-arm noise streams, for all arms at once.
 
 `Environment` gives arm i the generator ``default_rng(noise.spawn(K)[i])`` (common random numbers). numpy hashes
 each child `SeedSequence` in a Python-level loop, ~10 us a child with its generator, which at K = 259 (NoC) was
-half of a short run. `children` computes the same PCG64 seeds for all K children with array operations: numpy's
+half of a short run. `words` computes the same PCG64 seeds for all K children with array operations: numpy's
 documented SeedSequence hash (O'Neill's ``seed_seq`` design: the entropy words mixed into a pool of 4 words by a
 stepped multiplicative hash, `_Hash`, and `_mix`; the pool hashed again into the generator's seed words), the same
 for every child but its last entropy word. Tested equal to numpy's children, seed by seed.
@@ -88,9 +88,15 @@ def _hashable(parent: np.random.SeedSequence) -> bool:
     return isinstance(parent.entropy, int | np.integer) and parent.pool_size == POOL
 
 
-def children(parent: np.random.SeedSequence, n: int) -> list[np.random.Generator]:
-    """``[default_rng(s) for s in parent.spawn(n)]`` for a parent not spawned from yet: the same generators, seeded
-    for all n at once (by numpy's loop for a parent of other entropy than an integer)."""
+def words(parent: np.random.SeedSequence, n: int) -> np.ndarray:
+    """(n, 4) uint64: the PCG64 seed words of ``parent.spawn(n)``'s children, for all n at once (by numpy's loop for
+    a parent of other entropy than an integer)."""
     if not _hashable(parent):
-        return [np.random.default_rng(s) for s in parent.spawn(n)]
-    return [np.random.Generator(np.random.PCG64(_Seeded(w))) for w in children_words(parent, n)]
+        return np.array([c.generate_state(4, np.uint64) for c in parent.spawn(n)]).reshape(n, 4)
+    return children_words(parent, n)
+
+
+def generators(seed_words: np.ndarray) -> list[np.random.Generator]:
+    """A PCG64 `Generator` for each row of seed words (a seed sequence's ``generate_state(4, np.uint64)``)."""
+    return [np.random.Generator(np.random.PCG64(_Seeded(w))) for w in seed_words]
+

@@ -11,8 +11,11 @@
 * APE (fixed confidence, delta = 0.01) on the LinPSI Fig. 2 family at K = 32 and 128: the compiled step
   (`banditviz.fast_ape`) against the numpy step it replaced (tests/unit/test_identify.py's reference, the same
   pulls to the bit), algorithm and rewards only.
-* The per-arm noise generators of a NoC run (K = 259): `banditviz.seeding.children` against numpy's
-  ``[default_rng(s) for s in seq.spawn(K)]``, the same generators.
+* The per-arm noise streams of a NoC run (K = 259): compiled PCG64 states (`banditviz.fast_noise.seed` of
+  `banditviz.seeding.words`) and their `Generator`s (`seeding.generators`), against numpy's
+  ``[default_rng(s) for s in seq.spawn(K)]``, the same streams; and the NoC fixed-budget runs with their Gaussian
+  noise drawn by those numpy generators (one call an arm per refill, `GeneratorNoise`) instead of `fast_noise`
+  (the same rewards), interleaved.
 * PFIwR on the 000 §4.2 setting (p = 0.5, practical width, 10^4 rounds) against a naive PFIwR that
   rebuilds the Gram matrix from the whole history every round; PFIwR on fixed means (preset "default", the
   Compare page's setting, and the theory width that never stops within 20,000 rounds): the compiled loop
@@ -30,11 +33,13 @@ from pathlib import Path
 import numpy as np
 
 import banditviz as bv
-from banditviz import design, seeding
+from banditviz import design, fast_noise, seeding
+from banditviz import simulate as engine
 from banditviz.algorithms.gege import GEGEFixedConfidence
 from banditviz.algorithms.pfiwr import PFIwR
 from banditviz.algorithms.psi_baselines import EGESuccessiveRejects
 from banditviz.algorithms.psi_common import empirical_gaps
+from banditviz.environment import Environment
 from banditviz.instances import Instance
 from banditviz.simulate import drive
 
@@ -123,6 +128,31 @@ def table2_instance() -> Instance:
     return Instance.from_linear(X / np.linalg.norm(X, axis=1, keepdims=True), theta, sigma=0.5)
 
 
+class GeneratorNoise(Environment):
+    """The previous Gaussian noise: the same streams as numpy `Generator`s, refilled by one numpy call an arm."""
+
+    def __init__(self, instance: Instance, seed: int) -> None:
+        super().__init__(instance, seed)
+        self.normal_streams = None
+        self.generators = seeding.generators(seeding.words(np.random.SeedSequence(seed).spawn(3)[0], instance.K))
+
+    def fill(self, arm: int, out: np.ndarray) -> None:
+        self.generators[arm].standard_normal(out=out)
+        out *= self.instance.sigma
+        out += self.means[arm]
+
+
+def with_noise(environment: type, fn):
+    """``fn`` run by the engine with ``environment`` for its environments."""
+    def call(*args):
+        engine.Environment = environment
+        try:
+            return fn(*args)
+        finally:
+            engine.Environment = Environment
+    return call
+
+
 def timed(fn, seeds: range) -> tuple[float, float, float]:
     """(CPU seconds per run, wall seconds per run, pulls per CPU second) over the seeds.
 
@@ -169,6 +199,16 @@ def main() -> None:
             slow = timed(lambda s, n=name: bv.run(fb, n, 3995, seed=s, snapshots=0, compiled=False).rounds, range(5))
             print(f"  {name:<8} {1e3 * fast[0]:7.1f} ms/run CPU, round by round {1e3 * slow[0]:7.1f} ms "
                   f"(x{slow[0] / fast[0]:.1f})")
+        print("  the same runs, Gaussian noise from numpy generators (previous) vs compiled streams (medians of 5):")
+        for name in ("ege_sr", "ege_sh", "gege_fb"):
+            times: dict[type, list[float]] = {GeneratorNoise: [], Environment: []}
+            for _ in range(5):
+                for environment in times:
+                    one = with_noise(environment, lambda s, n=name: bv.run(fb, n, 3995, seed=s, snapshots=0).rounds)
+                    times[environment].append(timed(one, range(10))[0])
+            before, now = (float(np.median(times[e])) for e in (GeneratorNoise, Environment))
+            print(f"  {name:<8} {1e3 * now:7.2f} ms/run CPU, previous noise {1e3 * before:7.2f} ms "
+                  f"(x{before / now:.2f})")
         spec = bv.get_algorithm("ege_sr")
         before = timed(lambda s: drive(NumpyEGESR(**spec.validate({})), fb, 3995, s), range(5))
         now = timed(lambda s: drive(spec.make(), fb, 3995, s), range(5))
@@ -183,11 +223,13 @@ def main() -> None:
         naive = timed(lambda s, f=fam: drive(NumpyAPE(**spec.validate({"delta": 0.01})), f, 200_000, s), range(3))
         report(f"APE K = {K}, compiled step", fast, naive)
     parent = np.random.SeedSequence(7).spawn(3)[0]
-    ours = min(timeit(lambda: seeding.children(parent, 259)) for _ in range(5))
+    streams = min(timeit(lambda: fast_noise.seed(seeding.words(parent, 259))) for _ in range(5))
+    ours = min(timeit(lambda: seeding.generators(seeding.words(parent, 259))) for _ in range(5))
     numpy_ = min(timeit(lambda: [np.random.default_rng(s) for s in np.random.SeedSequence(7).spawn(3)[0].spawn(259)])
                  for _ in range(5))
-    print(f"Per-arm generators of a NoC run (K = 259): {1e3 * ours:.2f} ms, numpy's spawn loop {1e3 * numpy_:.2f} ms "
-          f"(x{numpy_ / ours:.1f})")
+    print(f"Per-arm noise streams of a NoC run (K = 259): compiled states {1e3 * streams:.2f} ms, generators "
+          f"{1e3 * ours:.2f} ms, numpy's spawn loop {1e3 * numpy_:.2f} ms "
+          f"(x{numpy_ / streams:.1f}, x{numpy_ / ours:.1f})")
 
     big = table2_instance()
     print(f"GEGE fixed confidence, [K, h, d] = [500, 8, 8], delta = 0.1 (paper Table 2: 1013 ms); "

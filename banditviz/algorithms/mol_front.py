@@ -19,7 +19,7 @@ the additive-DEA slack LP of MOL-TS Def. 5 with the tolerance of `pareto.effecti
 Reuse between rounds: the contexts and the samples are fresh every round, so no front carries over; only the
 fixed weight bank (256 Dirichlet(1) weights) is reused.  Adding the dual weights of earlier rounds' LPs to the
 bank was tried and saved under 5% of the LPs (0.24 -> 0.23 a round on the main preset), so it was dropped.
-``err`` is a floating-point margin on a weighted sum of L numbers: 8 L eps max(1, max|v|).
+``err`` is the floating-point margin on a weighted sum of L numbers, `pareto.margin`: 8 L eps max(1, max|v|).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class EffectiveFrontSampler:
         Consumes one permutation of the Pareto arms from ``rng``.
         """
         front, U, row, scale = pareto.front_rows(vectors)
-        tol_abs, err = TOL * scale, 8 * vectors.shape[1] * np.finfo(float).eps * scale
+        tol_abs, err = TOL * scale, pareto.margin(vectors.shape[1], scale)
         decided: dict[int, bool] = {}
         for k in rng.permutation(front.size):
             r = int(row[k])

@@ -21,7 +21,7 @@ def test_children_words_equal_numpy_spawn(seed, depth):
 
 
 def test_children_draw_what_numpy_children_draw():
-    ours = seeding.children(np.random.SeedSequence(11).spawn(3)[0], 40)
+    ours = seeding.generators(seeding.words(np.random.SeedSequence(11).spawn(3)[0], 40))
     theirs = [np.random.default_rng(s) for s in np.random.SeedSequence(11).spawn(3)[0].spawn(40)]
     for a, b in zip(ours, theirs, strict=True):
         assert np.array_equal(a.standard_normal(50), b.standard_normal(50)) and a.random() == b.random()
@@ -37,7 +37,7 @@ def test_the_comparison_sees_one_step_of_the_hash_skipped(monkeypatch):
 
 def test_other_parents_use_numpy_and_are_refused_by_the_vectorised_hash():
     parent = np.random.SeedSequence([1, 2, 3])
-    assert seeding.children(parent, 2)[1].random() == np.random.default_rng(
+    assert seeding.generators(seeding.words(parent, 2))[1].random() == np.random.default_rng(
         np.random.SeedSequence([1, 2, 3]).spawn(2)[1]).random()
     with pytest.raises(ValueError, match="parent"):
         seeding.children_words(np.random.SeedSequence([1, 2, 3]), 2)
