@@ -126,7 +126,7 @@ class _GEGE(BatchedIdentifier):
         acc, rej = A[out][S[out]], A[out][~S[out]]
         self.accepted.extend(int(a) for a in acc)
         self.classify(acc, rej, reasons)
-        self.active = np.setdiff1d(A, A[out])
+        self.active = np.delete(A, out)
 
     def guess(self, S: np.ndarray, A: np.ndarray) -> tuple[int, ...]:
         """Current answer B_r U S_r (our regret for LinPSI)."""

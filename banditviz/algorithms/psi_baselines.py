@@ -71,10 +71,10 @@ class EGESequentialHalving(_EmpiricalGapElimination):
         guess = tuple(sorted(set(self.accepted) | set(A[S].tolist())))
         acc, rej = A[out][S[out]], A[out][~S[out]]
         why = f"its empirical gap {{:.4g}} is not among the {n_keep} smallest"
-        reasons = {int(A[i]): why.format(gaps[i]) for i in out}
+        reasons = dict(zip(A[out].tolist(), map(why.format, gaps[out].tolist()), strict=True))
         self.accepted.extend(acc.tolist())
         self.classify(acc, rej, reasons)
-        self.active = np.setdiff1d(A, A[out])
+        self.active = np.delete(A, out)
         if len(self.active) <= 1 or self.batch >= self.R:
             self.finish(set(self.accepted) | set(self.active.tolist()), f"all {self.batch} halving rounds are done")
         else:

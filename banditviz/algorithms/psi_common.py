@@ -148,12 +148,11 @@ class BatchedIdentifier(Algorithm):
 
     def classify(self, accepted: Any, rejected: Any, reason: dict[int, str]) -> None:
         """Mark arms accepted / rejected, with one event sentence each."""
-        for a in accepted:
-            self.status[a] = ACCEPTED
-            self.events.append(f"arm {a} accepted: {reason.get(int(a), 'classified as Pareto optimal')}")
-        for a in rejected:
-            self.status[a] = REJECTED
-            self.events.append(f"arm {a} rejected: {reason.get(int(a), 'classified as dominated')}")
+        for arms, status, verb, default in ((accepted, ACCEPTED, "accepted", "classified as Pareto optimal"),
+                                            (rejected, REJECTED, "rejected", "classified as dominated")):
+            arms = np.asarray(arms, dtype=np.int64).tolist()
+            self.status[arms] = status
+            self.events.extend(f"arm {a} {verb}: {reason.get(a, default)}" for a in arms)
 
     def absorb(self, arms: np.ndarray, rewards: np.ndarray) -> None:
         """Take in one finished batch: the pulled arms in order and their rewards (n x L)."""
