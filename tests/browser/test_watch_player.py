@@ -621,6 +621,64 @@ def test_watch_text_is_clear_of_other_text_and_panels(browser, server, screensho
         w.close()
 
 
+# Streamlit's Plotly.react of the chart while the player animates a frame, as on a first load: first with its copy of
+# the figure from before the player's fit (the other width's layout: wide at 1366x768), then with the fitted one (the
+# layout object Streamlit holds, so that it reacts no more). Armed by this script, run by the player's next frame.
+REACT_DURING_FRAME = r"""() => {
+  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), L = gd.layout.meta.bv.layouts;
+  const k = Math.max(0, L.heights.filter((x) => x <= gd._fullLayout.height).length - 1);
+  const fitted = gd.layout, before = JSON.parse(JSON.stringify(fitted));
+  Object.entries((gd._fullLayout.width < L.narrow_below ? L.wide : L.narrow)[k]).forEach(([path, v]) => {
+    const keys = path.replace(/\[(\d+)\]/g, '.$1').split('.'), last = keys.pop();
+    keys.reduce((o, key) => o[key], before)[last] = v;
+  });
+  const animate = Plotly.animate;
+  window.__reacted = false;
+  Plotly.animate = function (...args) {
+    Plotly.animate = animate;
+    const drawing = animate.apply(this, args);
+    const react = (layout) => Plotly.react(gd, {data: gd.data, layout, frames: gd._transitionData._frames});
+    react(before).then(() => react(fitted)).then(() => { window.__reacted = true; });
+    return drawing;
+  };
+}"""
+# Each 2-D panel: how far (px) its y tick labels reach right of its left edge, where its y axis is drawn.
+Y_LABELS_PAST_AXIS = """() => {
+  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), at = gd.getBoundingClientRect();
+  return Object.values(gd._fullLayout._plots).map((p) => [p.id, Math.max(...Array.from(
+    gd.querySelectorAll(`g.${p.yaxis._id}tick text`)).filter((t) => t.textContent.trim())
+    .map((t) => t.getBoundingClientRect().right - at.left)) - p.xaxis._offset]);
+}"""
+
+
+def test_chart_redrawn_by_streamlit_during_a_frame_keeps_its_y_labels_at_their_axes(browser, server, screenshot):
+    """On a first load the player switches the chart to its narrow layout while Streamlit still holds its wide copy of
+    the figure: Streamlit then reacts the chart (wide, then narrow). A Plotly.react while a frame is being animated
+    drew the panels' y axes where they were: the curves' y tick labels 22 px right of their axis, under their legend,
+    until the window was resized (5 of 8 first loads of this lexicographic run at 1366x768). The player now draws such
+    a chart whole again once the frame is drawn. Here the two reacts run during a step's frame, as Streamlit's did."""
+    w = Watch(browser, server, LAPTOP, "?preset=lexicographic_lambda_0.1&alg=ste2lo&T=2000&seed=0")
+    try:
+        w.page.wait_for_function(FITTED, timeout=20_000)
+        w.pause()
+        w.page.evaluate(REACT_DURING_FRAME)
+        w.press("step ▶")
+        w.page.wait_for_function("() => window.__reacted", timeout=10_000)
+        try:  # the frame drawn, then the chart
+            w.page.wait_for_function(f"() => ({Y_LABELS_PAST_AXIS})().every(([, d]) => d <= 1)", timeout=5_000)
+        except PlaywrightTimeout:
+            pass  # measured below
+        screenshot(w.page, "watch_reacted_during_a_frame_1366x768")
+        past = w.page.evaluate(Y_LABELS_PAST_AXIS)
+        print("y tick labels' right edge past their axis (px):", past)
+        assert all(d <= 1 for _, d in past), past
+        b = w.page.evaluate(LAYOUT_BOXES)
+        assert not [(x[0], y[0]) for x in b["legend2"] for y in b["ticks"] if overlaps(x, y)], b
+        w.assert_clean()
+    finally:
+        w.close()
+
+
 @pytest.mark.parametrize("race", ["", "&race=uniform"], ids=["single", "race"])
 def test_presentation_mode_fits_projector_screens(browser, server, screenshot, race):
     """Presentation mode on the common projector screens: the figure and the playback bar fill the screen without
