@@ -271,7 +271,8 @@ def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, sc
     settle(page)
     assert "8 arms, 3 objectives" in sidebar(page)
     name = "uniform box K=8 L=3 seed=0"  # the generated instance's name
-    assert name in page.locator("h3").first.inner_text()  # the table's title names it
+    # the table's title names it (read when the rerun has drawn it: a quick rerun may end before `settle` looks)
+    page.wait_for_function(f"() => document.querySelector('h3').innerText.includes('{name}')", timeout=20_000)
     page.wait_for_function(f"() => JSON.stringify(({PREVIEW_POINTS})()) === '{{\"scatter3d\":8}}'",
                            timeout=20_000)  # the preview draws its 8 arms in 3-D (once Plotly has redrawn it)
     screenshot(page, "journey_sidebar_after_generate")
