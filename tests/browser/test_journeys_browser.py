@@ -165,13 +165,12 @@ def edit_cell(page, row: int, column: int, value: str, columns: int = 3) -> None
         width = (grid["width"] - 33) / columns
         page.mouse.click(grid["x"] + 33 + (column + 0.5) * width, grid["y"] + 35 + 35 * row + 17)
         page.keyboard.press("Enter")
-        try:
+        try:  # a late rerun may redraw the grid and close the editor before the value is in: open it again
             editor.wait_for(timeout=2_000)
+            editor.fill(value, timeout=5_000)
             break
         except PlaywrightTimeout:
             page.screenshot(path=f"artifacts/screenshots/journey_edit_cell_retry_{attempt}.png")  # for a person to see
-            continue
-    editor.fill(value)
     editor.press("Enter")
 
 
