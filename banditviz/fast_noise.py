@@ -45,13 +45,19 @@ def _mulhi(x, y):
 
 
 @numba.njit(cache=True)
+def _add(s, hi, lo):
+    """state += (hi, lo) (mod 2^128), the low word's carry into the high word."""
+    new_lo = s[LO] + lo
+    s[HI] = s[HI] + hi + (U1 if new_lo < lo else np.uint64(0))
+    s[LO] = new_lo
+
+
+@numba.njit(cache=True)
 def _step(s):
     """state = state * MULT + inc (mod 2^128)."""
-    hi = _mulhi(s[LO], MULT_LO) + s[LO] * MULT_HI + s[HI] * MULT_LO
-    lo = s[LO] * MULT_LO
-    new_lo = lo + s[INC_LO]
-    s[HI] = hi + s[INC_HI] + (U1 if new_lo < lo else np.uint64(0))
-    s[LO] = new_lo
+    s[HI] = _mulhi(s[LO], MULT_LO) + s[LO] * MULT_HI + s[HI] * MULT_LO
+    s[LO] = s[LO] * MULT_LO
+    _add(s, s[INC_HI], s[INC_LO])
 
 
 @numba.njit(cache=True)
@@ -100,9 +106,7 @@ def seed(words):
         s[INC_HI] = (words[i, 2] << U1) | (words[i, 3] >> U63)
         s[INC_LO] = (words[i, 3] << U1) | U1
         _step(s)
-        lo = s[LO] + words[i, 1]
-        s[HI] = s[HI] + words[i, 0] + (U1 if lo < s[LO] else np.uint64(0))
-        s[LO] = lo
+        _add(s, words[i, 0], words[i, 1])
         _step(s)
     return out
 
