@@ -99,4 +99,3 @@ def words(parent: np.random.SeedSequence, n: int) -> np.ndarray:
 def generators(seed_words: np.ndarray) -> list[np.random.Generator]:
     """A PCG64 `Generator` for each row of seed words (a seed sequence's ``generate_state(4, np.uint64)``)."""
     return [np.random.Generator(np.random.PCG64(_Seeded(w))) for w in seed_words]
-
