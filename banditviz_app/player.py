@@ -194,16 +194,19 @@ SCRIPT = r"""
   }
 
   // Streamlit draws its chart again with Plotly.react, at times with a copy of the figure it took before fit()
-  // relaid it out (on a first load: its copy at the measured width, then the relaid one). A Plotly.react that runs
-  // while a frame is being animated draws the panels it moves with their 2-D axes where they were before (y tick
-  // labels ~22 px right of their axis): a chart reacted during a frame is drawn whole again once the frame is drawn.
-  const reacts = new WeakMap();  // chart -> Plotly.react calls that ended since the player first drew a frame on it
-  const reacted = (gd) => {
-    if (!reacts.has(gd)) {
-      reacts.set(gd, 0);
-      gd.on('plotly_react', () => reacts.set(gd, reacts.get(gd) + 1));
+  // relaid it out (on a first load: its copy at the measured width, then the relaid one), and fit() relays it out
+  // again at each new size. A Plotly.react or Plotly.relayout that runs while a frame is being animated draws the
+  // panels it moves with their 2-D axes where they were before (y tick labels ~22 px right of their axis, x tick
+  // labels under the panel below): a chart drawn so during a frame is drawn whole again once the frame is drawn.
+  const layouts = new WeakMap();  // chart -> its Plotly.react and Plotly.relayout calls ended since the player met it
+  const relaid = (gd) => {
+    if (!layouts.has(gd)) {
+      layouts.set(gd, 0);
+      const count = () => layouts.set(gd, layouts.get(gd) + 1);
+      gd.on('plotly_react', count);
+      gd.on('plotly_relayout', count);
     }
-    return reacts.get(gd);
+    return layouts.get(gd);
   };
 
   // Draw frame i on every chart of the container; resolves when Plotly has drawn it. Frames that need a
@@ -215,12 +218,12 @@ SCRIPT = r"""
     const opts = {frame: {duration: 0, redraw: false}, transition: {duration: 0}, mode: 'immediate'};
     const jobs = charts().map((gd) => {
       if (!window.Plotly) return Promise.resolve();
-      const before = reacted(gd);
+      const before = relaid(gd);
       const work = redraw ? restyle(gd, p.frame) : window.Plotly.animate(gd, [String(p.frame)], opts);
       // Plotly's promise can stay pending when Streamlit redraws the chart meanwhile: wait at most 2 s.
       const drawn = Promise.resolve(work).catch(() => {});
       return Promise.race([drawn, new Promise((r) => setTimeout(r, 2000))])
-        .then(() => (!redraw && reacted(gd) !== before && gd.isConnected ? window.Plotly.redraw(gd) : null))
+        .then(() => (!redraw && relaid(gd) !== before && gd.isConnected ? window.Plotly.redraw(gd) : null))
         .catch(() => {})
         .then(() => p.seen.set(gd, gd.data));
     });

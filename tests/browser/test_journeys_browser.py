@@ -76,9 +76,9 @@ HEADINGS = {"Watch": "Watch an algorithm learn", "Design": "Design an instance",
 
 
 # The number of arm markers the page's first figure draws, by trace type (the preview's fronts are drawn as markers;
-# `_fullData` holds the decoded arrays, `data` may hold them base64-encoded).
-PREVIEW_POINTS = """() => { const out = {};
-  for (const t of document.querySelector('.js-plotly-plot')._fullData) {
+# `_fullData` holds the decoded arrays, `data` may hold them base64-encoded; `{}` while no figure is drawn).
+PREVIEW_POINTS = """() => { const out = {}, el = document.querySelector('.js-plotly-plot');
+  for (const t of (el && el._fullData) || []) {  // none while a rerun replaces the figure
     if (t.type === 'mesh3d' || !(t.mode || 'markers').includes('markers')) continue;
     out[t.type || 'scatter'] = (out[t.type || 'scatter'] || 0) + (t.x || []).length; }
   return out; }"""

@@ -679,6 +679,59 @@ def test_chart_redrawn_by_streamlit_during_a_frame_keeps_its_y_labels_at_their_a
         w.close()
 
 
+# Hooks the next frame the player animates: while it is drawn, the chart is relaid out for the tallest height, then
+# for its own (as fit() does when a first load measures the chart at the figure's height, then at the room left).
+RELAYOUT_DURING_FRAME = r"""() => {
+  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), L = gd.layout.meta.bv.layouts;
+  const k = Math.max(0, L.heights.filter((x) => x <= gd._fullLayout.height).length - 1);
+  const sized = gd._fullLayout.width < L.narrow_below ? L.narrow : L.wide;
+  const animate = Plotly.animate;
+  window.__relaid = false;
+  Plotly.animate = function (...args) {
+    Plotly.animate = animate;
+    const drawing = animate.apply(this, args);
+    Plotly.relayout(gd, sized[sized.length - 1]).then(() => Plotly.relayout(gd, sized[k]))
+      .then(() => { window.__relaid = true; });
+    return drawing;
+  };
+}"""
+# Each 2-D panel: how far (px) below its bottom edge, where its x axis is drawn, its x tick labels start.
+X_LABELS_BELOW_AXIS = """() => {
+  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), at = gd.getBoundingClientRect();
+  return Object.values(gd._fullLayout._plots).map((p) => [p.id, Math.min(...Array.from(
+    gd.querySelectorAll(`g.${p.xaxis._id}tick text`)).filter((t) => t.textContent.trim())
+    .map((t) => t.getBoundingClientRect().top - at.top)) - p.yaxis._offset - p.yaxis._length]);
+}"""
+
+
+def test_chart_relaid_out_during_a_frame_keeps_its_x_labels_at_their_axes(browser, server, screenshot):
+    """The player relays the chart out for each size it is drawn at; two relayouts while a frame was being animated
+    (a first load in presentation mode at 1366x768: the figure's height, then the room left) drew the curves' x tick
+    labels ~20 px below their axis, on the pulls' title (a CI run, pfiwr and RAMGAPE-C). The player now draws such
+    a chart whole again once the frame is drawn. Here the two relayouts run during a step's frame."""
+    w = Watch(browser, server, LAPTOP, f"?{FAMILIES['identify']}&T=2000&seed=0&present=1")
+    try:
+        w.page.wait_for_function(FITTED, timeout=20_000)
+        w.pause()
+        w.page.evaluate(RELAYOUT_DURING_FRAME)
+        w.press("step ▶")
+        w.page.wait_for_function("() => window.__relaid", timeout=10_000)
+        try:  # the frame drawn, then the chart
+            w.page.wait_for_function(f"() => ({X_LABELS_BELOW_AXIS})().every(([, d]) => d >= 0 && d <= 8)",
+                                     timeout=5_000)
+        except PlaywrightTimeout:
+            pass  # measured below
+        screenshot(w.page, "watch_relaid_out_during_a_frame_1366x768_presenting")
+        below = w.page.evaluate(X_LABELS_BELOW_AXIS)
+        print("x tick labels' top below their axis (px):", below)
+        assert all(0 <= d <= 8 for _, d in below), below
+        b = w.page.evaluate(LAYOUT_BOXES)
+        assert not [(x[0], y[0]) for x in b["labels"] for y in b["ticks"] if overlaps(x, y)], b
+        w.assert_clean()
+    finally:
+        w.close()
+
+
 @pytest.mark.parametrize("race", ["", "&race=uniform"], ids=["single", "race"])
 def test_presentation_mode_fits_projector_screens(browser, server, screenshot, race):
     """Presentation mode on the common projector screens: the figure and the playback bar fill the screen without
