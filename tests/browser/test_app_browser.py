@@ -12,7 +12,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 FIGURE = ".js-plotly-plot"
-SLIDER_ACTIVE = "() => Number(document.querySelector('.bv-bar input[type=range]').value)"  # the Watch player
+SLIDER_ACTIVE = "() => Number(document.querySelector('.bv-bar input[type=range]')?.value)"  # the Watch player
 FIGURE_DATA = "() => JSON.stringify(document.querySelector('.js-plotly-plot').data.map(t => [t.x, t.y]))"
 # Every animation frame's drawn data: the whole run as the browser holds it, whatever frame is on screen.
 FIGURE_FRAMES = ("() => { const f = document.querySelector('.js-plotly-plot')?._transitionData?._frames;"

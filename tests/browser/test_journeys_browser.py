@@ -271,7 +271,7 @@ def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, sc
     assert "8 arms, 3 objectives" in sidebar(page)
     name = "uniform box K=8 L=3 seed=0"  # the generated instance's name
     # the table's title names it (read when the rerun has drawn it: a quick rerun may end before `settle` looks)
-    page.wait_for_function(f"() => document.querySelector('h3').innerText.includes('{name}')", timeout=20_000)
+    page.wait_for_function(f"() => document.querySelector('h3')?.innerText.includes('{name}')", timeout=20_000)
     page.wait_for_function(f"() => JSON.stringify(({PREVIEW_POINTS})()) === '{{\"scatter3d\":8}}'",
                            timeout=20_000)  # the preview draws its 8 arms in 3-D (once Plotly has redrawn it)
     screenshot(page, "journey_sidebar_after_generate")
@@ -457,7 +457,7 @@ def test_every_page_keeps_what_the_user_set_after_a_visit_to_another_page(new_co
 # ---------------------------------------------------------------------- reload and a fresh tab keep everything
 # Whether the Design preview draws an arm at ``x`` (the first objective of an edited cell).
 PREVIEW_HAS_X = ("(x) => [...document.querySelectorAll('.js-plotly-plot')]"
-                 ".some(p => p._fullData.some(t => Array.from(t.x || []).includes(x)))")
+                 ".some(p => (p._fullData || []).some(t => Array.from(t.x || []).includes(x)))")
 
 
 def design_edit_kept(page) -> None:

@@ -383,7 +383,7 @@ def test_race_draws_two_algorithms_driven_by_one_player(projector, screenshot):
     page.locator("[data-testid='stSelectbox']").filter(has_text="Race against").click()
     page.keyboard.type("uniform")  # as a person does in a long list: the menu shows only the matches
     page.get_by_role("option", name="uniform", exact=True).click()
-    page.wait_for_function("() => document.querySelector('.bv-explain').innerText.includes('B: ')", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('.bv-explain')?.innerText.includes('B: ')", timeout=60_000)
     projector.settle()
     projector.press("restart")
     projector.press("step ▶")
