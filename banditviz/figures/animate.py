@@ -60,6 +60,10 @@ SCENE_ASPECT = {"x": 1.0, "y": 1.0, "z": 0.65}
 SCENE_CAMERA = {"eye": {"x": 1.55, "y": 1.55, "z": 0.72}, "center": {"x": 0.04, "y": -0.04, "z": -0.1}}
 TALL_RACE = 700  # px: a 3-D race figure at least this tall draws its scenes above the curves, else beside them
 NARROW = 1000  # px: a chart narrower than this takes its figure's narrow layout (662 px at 1366x768, 853 presenting)
+NARROWEST = 662  # px: the narrowest chart a layout is sized for (1366x768 with the sidebar)
+TICK_PX = 28  # px between a short panel's y tick labels, at least
+ROUND_LINE_REACH = 10  # the current round's line, in plain y ranges: past the top of any the curves' legend raises
+LEGEND2_PX = (24, 46, 6.5, 10)  # the curves' legend (16 px font): a row, the line sample, a character, the padding
 # JSON budget of a figure (issue 14: <= 2 MB for every preset) and its measured cost per arm and frame (2-D
 # and strips, 3-D; the meta table included), plus the sampled vectors of Thompson sampling; many arms get
 # fewer frames, never fewer than MIN_FRAMES.
@@ -671,10 +675,6 @@ class _Curves(_Panel):
         vals = np.concatenate([v for _, v in self.series])
         lo, hi = min(0.0, float(np.nanmin(vals))), float(np.nanmax(vals))
         self.yrange = [lo, hi * 1.08 if hi > 0 else 1.0]
-        late = self.rounds > self.rounds[-1] / 2
-        # its legend goes in the emptier top corner: the right one when the curves end lower than they start
-        self.falls = bool(late.any() and np.nanmax(vals.reshape(-1, late.size)[:, late]) <
-                          np.nanmax(vals.reshape(-1, late.size)[:, ~late]))
         self.xmax = float(ctx.rounds[-1])
         self.x_title = "round t"
 
@@ -700,13 +700,38 @@ class _Curves(_Panel):
         keep = frame_indices(n + 1, MAX_CURVE_POINTS)
         x = self.rounds[keep].astype(int).tolist()
         out = [{"x": x, "y": num(v[keep])} for _, v in self.series]
-        if self.marks_round:
+        if self.marks_round:  # to the top of any range `legend_place` gives (the axis clips the rest)
             t = int(self.ctx.rounds[n])
-            out.append({"x": [t, t], "y": self.yrange})
+            lo, hi = self.yrange
+            out.append({"x": [t, t], "y": [lo, lo + (hi - lo) * ROUND_LINE_REACH]})
         return out
 
+    def legend_place(self, width: float, panels: float) -> tuple[str, float, list[float]]:
+        """Where its legend goes when its panel is ``width`` px wide and shares ``panels`` px of height with the pulls
+        below: the top corner ("left" or "right") whose curves stay lower under the legend's box (estimated from its
+        entries, `LEGEND2_PX`), the panel's height and its y range. Where the curves reach into the box in its corner,
+        the legend takes its room from both panels alike and the range rises until they pass under it: no curve is
+        hidden, and the curves keep the height the pulls have. Otherwise the two panels are equal, the range plain.
+        """
+        row, sample, char, pad = LEGEND2_PX
+        names = [self.prefix + name for name, _ in self.series] if self.listed else []
+        box_w = min(1.0, (sample + char * max(map(len, names), default=0) + pad) / width)
+        legend = row * len(names) + pad + 4  # and a curve's 4 px line below it
+        vals = np.array([v for _, v in self.series], dtype=float)
+        x = self.rounds / (self.xmax * 1.02)
+        lo, top = self.yrange
+        reach = {corner: np.nanmax(vals[:, under], initial=lo)  # the highest curve point under the box
+                 for corner, under in (("left", x <= box_w + 0.02), ("right", x >= 1 - box_w))}
+        corner = "right" if reach["right"] < reach["left"] else "left"
+        clear = reach[corner]
+        if clear <= top - legend / (panels / 2) * (top - lo):
+            return corner, panels / 2, [lo, top]
+        height = (panels + legend) / 2
+        share = min(legend / height, 0.8)  # a legend taller than the two panels: the curves keep a fifth
+        return corner, height, [lo, round(float(max(top, (clear - share * lo) / (1 - share))), 6)]
+
     def axes(self) -> dict:
-        """Its axes, and its own legend inside its top-left corner (curves rise away from it)."""
+        """Its axes, and its own legend inside its top-left corner (a page's layouts move it: `legend_place`)."""
         xd, yd = self.domain
         return {f"xaxis{self.a}": {"domain": list(xd), "anchor": f"y{self.a}", "title": {"text": self.x_title},
                                    "range": [0, self.xmax * 1.02]},
@@ -926,9 +951,9 @@ def _watch_layout(fig: go.Figure, main: _Panel, curves: _Curves, height: int, na
     The main legend's rows are reserved for 3 columns when wide (a chart >= `NARROW` px: 1072 at 1920x1080), 2 when
     narrow (662 px at 1366x768, 853 presenting: its widest entry, ~260 px, fits twice), so Plotly never pushes the
     margins and shrinks the panels. The objective space takes a little less width when narrow, so that the right
-    column holds the curves' legend ("effective Pareto regret", ~200 px); that legend sits in the curves' empty top
-    corner (right when they fall, as undecided arms and simple regret do). Between the curves and the pulls, room in
-    pixels for the curves' tick labels and the pulls' title.
+    column holds the curves' legend ("effective Pareto regret", ~200 px); that legend sits in a top corner of the
+    curves, above them (`_Curves.legend_place`, for the narrowest chart of the layout). Between the curves and the
+    pulls, room in pixels for the curves' tick labels and the pulls' title.
     """
     three = isinstance(main, _Scene)
     title_px = TITLE_PX + (SUBTITLE_PX if fig.layout.title.subtitle.text else 0)
@@ -937,14 +962,19 @@ def _watch_layout(fig: go.Figure, main: _Panel, curves: _Curves, height: int, na
     gap, notes = 58 / h, (NOTES_PX / h if three else 0)  # a scene (no panel title) from the legend down
     width = (SCENE_WIDTH if three else 0.56) - (0.04 if narrow else 0)
     left, right = (0.0, width), (width + (0.06 if three else 0.1), 1.0)
-    low, high = (0.0, 0.5 - gap / 2 - notes / 2), (0.5 + gap / 2 - notes / 2, 1.0 - notes)
+    plot_w = (NARROWEST if narrow else NARROW) - fig.layout.margin.l - fig.layout.margin.r
+    corner, tall, yrange = curves.legend_place((right[1] - right[0]) * plot_w, (1.0 - notes - gap) * h)
+    high = (1.0 - notes - tall / h, 1.0 - notes)
+    low = (0.0, high[0] - gap)
     places = {"margin.t": top, "legend.y": 1 - title_px / height,
               "xaxis.domain": right, "yaxis.domain": high, "xaxis2.domain": right, "yaxis2.domain": low,
               "annotations[0].x": right[0], "annotations[0].y": high[1], "annotations[0].yshift": 8,
               "annotations[1].x": right[0],
               "annotations[1].y": low[1],
-              "legend2.x": right[1] if curves.falls else right[0] + 0.01, "legend2.y": high[1],
-              "legend2.xanchor": "right" if curves.falls else "left"}
+              "legend2.x": right[1] if corner == "right" else right[0] + 0.01, "legend2.y": high[1],
+              "legend2.xanchor": corner, "yaxis.range": yrange,
+              # 16 px tick labels at least TICK_PX apart (Plotly draws 4 or more on a short axis)
+              "yaxis.nticks": max(2, int(tall // TICK_PX)), "yaxis2.nticks": max(2, int(low[1] * h // TICK_PX))}
     if three:
         places.update({"scene.domain.x": left, "scene.domain.y": (0.0, 1.0)})
     elif isinstance(main, _Strips):
@@ -1067,8 +1097,9 @@ def _race_layout(fig: go.Figure, three: bool, curves: str, height: int, narrow: 
         for scene, x in (("scene", left), ("scene2", right)):
             places.update({f"{scene}.domain.x": x, f"{scene}.domain.y": top, f"{scene}.camera.eye": camera,
                            f"{scene}.aspectratio": aspect})
-    else:
-        places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top})
+    else:  # a short chart's curves are short: their y tick labels at least TICK_PX apart
+        places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top,
+                       "yaxis.nticks": max(2, int((low[1] - low[0]) * (height - edges["t"] - edges["b"]) // TICK_PX))})
     return _flat(places)
 
 

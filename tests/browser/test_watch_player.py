@@ -487,7 +487,8 @@ def test_projector_screenshots_at_rounds_1_10_100_and_last(browser, server, scre
 
 # Text that must be clear of other text and of the panels (chart pixels): axis titles, panel titles, legend entries,
 # tick labels; the 2-D plot areas and 3-D scene boxes; the wide-box note (a text trace, inside its own plane). The
-# curves' legend (legend2) is either clear of every panel or inside one (a single run's, in its curves' top corner).
+# curves' legend (legend2) is either clear of every panel or inside one (a single run's, in its curves' top corner),
+# and clear of the curves: `hidden` lists the curve points drawn under it.
 LAYOUT_BOXES = """() => {
   const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), at = gd.getBoundingClientRect();
   const fl = gd._fullLayout, s = fl._size;
@@ -505,7 +506,22 @@ LAYOUT_BOXES = """() => {
           legend2: texts('g.legend2 text'), ticks: texts('g[class$="tick"] text'), panels: plots.concat(scenes),
           notes: Array.from(gd.querySelectorAll('.scatterlayer .trace text')).filter((t) =>
             /wider than half/.test(t.textContent)).map((t) => [t.textContent, ...box(t)]),
-          width: fl.width, height: fl.height, legend_rows: rows.size};
+          width: fl.width, height: fl.height, legend_rows: rows.size, hidden: hidden()};
+  function hidden() {  // the curves' points (and 8 more along each segment) under the curves' legend's box
+    const bg = gd.querySelector('g.legend2 rect.bg');
+    if (!bg) return [];
+    const [x0, y0, x1, y1] = box(bg).map((v, i) => v + (i < 2 ? 1 : -1));  // its edge may touch a curve
+    return gd._fullData.filter((t) => t.legend === 'legend2' && t.mode === 'lines' && t.visible === true)
+      .flatMap((t) => { const xa = fl[t.xaxis.replace('x', 'xaxis')], ya = fl[t.yaxis.replace('y', 'yaxis')];
+        const px = Array.from(t.x || [], (x) => xa._offset + xa.l2p(x)), py = Array.from(t.y || [], (y) =>
+          ya._offset + ya.l2p(y));
+        const under = [];
+        for (let i = 0; i + 1 < px.length; i++) for (let k = 0; k <= 8; k++) {
+          const x = px[i] + (px[i + 1] - px[i]) * k / 8, y = py[i] + (py[i + 1] - py[i]) * k / 8;
+          if (x > x0 && x < x1 && y > y0 && y < y1) under.push([t.name, Math.round(x), Math.round(y)]);
+        }
+        return under; });
+  }
 }"""
 # The app is idle and the player has fitted the chart: the layout for its width and height is drawn.
 FITTED = r"""() => {
@@ -547,11 +563,13 @@ def fitted_boxes(w: Watch, screen: dict, name: str, screenshot) -> dict:
     clash = [(x[0], y[0]) for i, x in enumerate(labels) for y in labels[i + 1:] + ticks + b["legend2"]
              if overlaps(x, y)]
     clash += [(x[0], y[0]) for x in b["legend2"] for y in ticks if overlaps(x, y)]
+    clash += [(x[0], y[0]) for i, x in enumerate(ticks) for y in ticks[i + 1:] if overlaps(x, y)]
     clash += [(x[0], p[0]) for x in labels for p in panels if overlaps(x, p)]
     clash += [(x[0], p[0]) for x in b["legend2"] for p in panels if overlaps(x, p) and not inside(x, p)]
     assert clash == [], clash
     cut = [x[0] for x in labels + ticks + b["legend2"] if not inside(x, ["chart", 0, 0, b["width"], b["height"]])]
     assert cut == [], cut
+    assert b["hidden"] == [], b["hidden"][:5]  # the curves' legend hides no part of a curve
     for note in b["notes"]:
         assert any(inside(note, p) for p in panels), (note, panels)
     return b

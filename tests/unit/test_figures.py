@@ -678,3 +678,36 @@ def test_many_arms_get_fewer_frames_so_the_figure_stays_near_5_mb(L):
     fig = figures.animate(trace)
     assert 5 <= len(fig.frames) < 200
     assert len(fig.to_json()) < 6_000_000
+
+
+def _legend_places(trace: bv.Trace) -> list[dict]:
+    fig = animate(trace, controls=False, heights=(520, 820))
+    L = fig.layout.meta["bv"]["layouts"]
+    return [L[w][k] for w in ("narrow", "wide") for k in range(len(L["heights"]))]
+
+
+def test_curves_legend_sits_above_rising_curves_and_beside_falling_ones():
+    """The curves' legend takes the top corner where the curves stay lower under it, and never lies on them: Pareto
+    UCB1's cumulative regrets rise, so it stays left and, on the smaller charts, the y range rises past the plain one
+    (the curves' top + 8%) while the curves' panel grows taller than the pulls' (by more than half on a short narrow
+    chart); a shorter or narrower chart never needs less room. RAMGAPE-C's simple regret falls to 0: its legend goes
+    right, over the low end, with the plain range and equal panels, at every size."""
+    inst = bv.preset("default")
+    plain = float(np.max(np.cumsum(bv.run(inst, "pareto_ucb1", 2000, seed=0).metrics["effective_regret"]))) * 1.08
+    up = _legend_places(bv.run(inst, "pareto_ucb1", 2000, seed=0))
+    assert {p["legend2.xanchor"] for p in up} == {"left"}
+    tops = [p["yaxis.range"][1] for p in up]
+    assert min(tops) >= plain - 1e-6 and tops[0] > plain * 1.5, (tops, plain)
+    n = len(tops) // 2  # narrow at each height (520, 820, the figure's 860 px), then wide
+    assert all(tops[i] >= tops[i + 1] and tops[n + i] >= tops[n + i + 1] for i in range(n - 1)), tops
+    assert all(tops[i] >= tops[n + i] for i in range(n)), tops
+    for p, top in zip(up, tops, strict=True):
+        curves, pulls = (p[k][1] - p[k][0] for k in ("yaxis.domain", "yaxis2.domain"))
+        assert curves > pulls + 0.01 if top > plain + 1e-6 else curves == pytest.approx(pulls, abs=1e-3), p
+    falling = bv.run(bv.preset("risk_averse_table1"), "ramgape_c", 2000, seed=0)
+    down = _legend_places(falling)
+    assert {p["legend2.xanchor"] for p in down} == {"right"}
+    top = float(np.max(falling.metrics["simple_regret"])) * 1.08
+    assert [p["yaxis.range"][1] for p in down] == pytest.approx([top] * len(down))
+    assert all(p["yaxis.domain"][1] - p["yaxis.domain"][0] == pytest.approx(p["yaxis2.domain"][1], abs=1e-3)
+               for p in down)

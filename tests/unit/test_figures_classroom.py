@@ -205,8 +205,8 @@ def test_five_lexicographic_strips_ask_for_few_tick_labels():
     """Five strips of ~50 px at 1366x768: four 16 px tick labels each overlapped (screenshot); three at most."""
     lay = animate(bv.run(bv.preset("lexicographic_lambda_0.1"), "mte2lo", 200, seed=0, snapshots=5),
                   controls=False).layout
-    strips = [ax for name, ax in lay.to_plotly_json().items() if name.startswith("yaxis") and ax.get("nticks")]
-    assert len(strips) == 5 and all(ax["nticks"] <= 3 for ax in strips)
+    strips = [ax for name, ax in lay.to_plotly_json().items() if name.startswith("yaxis") and int(name[5:] or 1) >= 3]
+    assert len(strips) == 5 and all(ax["nticks"] <= 3 for ax in strips)  # the curves are axis 1, the pulls 2
 
 
 def test_sample_complexity_names_the_algorithms_that_never_stopped():
