@@ -651,12 +651,12 @@ REACT_DURING_FRAME = r"""() => {
     keys.reduce((o, key) => o[key], before)[last] = v;
   });
   const animate = Plotly.animate;
-  window.__reacted = false;
+  window.__drawnAgain = false;
   Plotly.animate = function (...args) {
     Plotly.animate = animate;
     const drawing = animate.apply(this, args);
     const react = (layout) => Plotly.react(gd, {data: gd.data, layout, frames: gd._transitionData._frames});
-    react(before).then(() => react(fitted)).then(() => { window.__reacted = true; });
+    react(before).then(() => react(fitted)).then(() => { window.__drawnAgain = true; });
     return drawing;
   };
 }"""
@@ -669,47 +669,21 @@ Y_LABELS_PAST_AXIS = """() => {
 }"""
 
 
-def test_chart_redrawn_by_streamlit_during_a_frame_keeps_its_y_labels_at_their_axes(browser, server, screenshot):
-    """On a first load the player switches the chart to its narrow layout while Streamlit still holds its wide copy of
-    the figure: Streamlit then reacts the chart (wide, then narrow). A Plotly.react while a frame is being animated
-    drew the panels' y axes where they were: the curves' y tick labels 22 px right of their axis, under their legend,
-    until the window was resized (5 of 8 first loads of this lexicographic run at 1366x768). The player now draws such
-    a chart whole again once the frame is drawn. Here the two reacts run during a step's frame, as Streamlit's did."""
-    w = Watch(browser, server, LAPTOP, "?preset=lexicographic_lambda_0.1&alg=ste2lo&T=2000&seed=0")
-    try:
-        w.page.wait_for_function(FITTED, timeout=20_000)
-        w.pause()
-        w.page.evaluate(REACT_DURING_FRAME)
-        w.press("step ▶")
-        w.page.wait_for_function("() => window.__reacted", timeout=10_000)
-        try:  # the frame drawn, then the chart
-            w.page.wait_for_function(f"() => ({Y_LABELS_PAST_AXIS})().every(([, d]) => d <= 1)", timeout=5_000)
-        except PlaywrightTimeout:
-            pass  # measured below
-        screenshot(w.page, "watch_reacted_during_a_frame_1366x768")
-        past = w.page.evaluate(Y_LABELS_PAST_AXIS)
-        print("y tick labels' right edge past their axis (px):", past)
-        assert all(d <= 1 for _, d in past), past
-        b = w.page.evaluate(LAYOUT_BOXES)
-        assert not [(x[0], y[0]) for x in b["legend2"] for y in b["ticks"] if overlaps(x, y)], b
-        w.assert_clean()
-    finally:
-        w.close()
-
-
-# Hooks the next frame the player animates: while it is drawn, the chart is relaid out for the tallest height, then
-# for its own (as fit() does when a first load measures the chart at the figure's height, then at the room left).
+# Hooks the next frame the player animates: while it is drawn, the chart is relaid out for another size (as fit() does
+# when a first load measures the chart at the figure's height, then at the room left), then for its own. The other
+# size is the one whose curves' panel ends farthest from where the chart's own ends: their x axis moves the most.
 RELAYOUT_DURING_FRAME = r"""() => {
   const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), L = gd.layout.meta.bv.layouts;
   const k = Math.max(0, L.heights.filter((x) => x <= gd._fullLayout.height).length - 1);
-  const sized = gd._fullLayout.width < L.narrow_below ? L.narrow : L.wide;
+  const own = (gd._fullLayout.width < L.narrow_below ? L.narrow : L.wide)[k];
+  const moved = (l) => Math.abs(l['yaxis.domain'][0] - own['yaxis.domain'][0]);
+  const other = L.narrow.concat(L.wide).reduce((a, b) => (moved(b) > moved(a) ? b : a));
   const animate = Plotly.animate;
-  window.__relaid = false;
+  window.__drawnAgain = false;
   Plotly.animate = function (...args) {
     Plotly.animate = animate;
     const drawing = animate.apply(this, args);
-    Plotly.relayout(gd, sized[sized.length - 1]).then(() => Plotly.relayout(gd, sized[k]))
-      .then(() => { window.__relaid = true; });
+    Plotly.relayout(gd, other).then(() => Plotly.relayout(gd, own)).then(() => { window.__drawnAgain = true; });
     return drawing;
   };
 }"""
@@ -722,29 +696,45 @@ X_LABELS_BELOW_AXIS = """() => {
 }"""
 
 
-def test_chart_relaid_out_during_a_frame_keeps_its_x_labels_at_their_axes(browser, server, screenshot):
-    """The player relays the chart out for each size it is drawn at; two relayouts while a frame was being animated
-    (a first load in presentation mode at 1366x768: the figure's height, then the room left) drew the curves' x tick
-    labels ~20 px below their axis, on the pulls' title (a CI run, pfiwr and RAMGAPE-C). The player now draws such
-    a chart whole again once the frame is drawn. Here the two relayouts run during a step's frame."""
-    w = Watch(browser, server, LAPTOP, f"?{FAMILIES['identify']}&T=2000&seed=0&present=1")
+# How a chart was drawn again while a frame was animated: the page, the hook that does it (and sets window.__drawnAgain
+# when done), the tick labels' distance from their axes it left wrong, and the distances drawn right.
+DURING_A_FRAME = {
+    # on a first load at 1366x768, 5 of 8 times: the curves' y tick labels 22 px right of their axis, under their
+    # legend, until the window was resized
+    "streamlit_react": ("preset=lexicographic_lambda_0.1&alg=ste2lo&T=2000&seed=0", REACT_DURING_FRAME,
+                        Y_LABELS_PAST_AXIS, (-1e9, 1)),
+    # a first load in presentation mode at 1366x768 (the figure's height, then the room left): the curves' x tick
+    # labels ~20 px below their axis, on the pulls' title (a CI run, pfiwr and RAMGAPE-C)
+    "player_relayout": (f"{FAMILIES['identify']}&T=2000&seed=0&present=1", RELAYOUT_DURING_FRAME,
+                        X_LABELS_BELOW_AXIS, (0, 8)),
+}
+
+
+@pytest.mark.parametrize("how", list(DURING_A_FRAME))
+def test_chart_drawn_again_during_a_frame_keeps_its_tick_labels_at_their_axes(browser, server, screenshot, how):
+    """Streamlit draws the chart again with Plotly.react (on a first load: with its wide copy of the figure, then the
+    narrow one the player fitted), and the player relays it out for each size it is drawn at. Either, while a frame
+    was being animated, drew the moved panels' axes where they were (`DURING_A_FRAME`). The player now draws such a
+    chart whole again once the frame is drawn. Here the two redraws run during a step's frame, as they did."""
+    query, hook, measure, (lo, hi) = DURING_A_FRAME[how]
+    w = Watch(browser, server, LAPTOP, f"?{query}")
     try:
         w.page.wait_for_function(FITTED, timeout=20_000)
         w.pause()
-        w.page.evaluate(RELAYOUT_DURING_FRAME)
+        w.page.evaluate(hook)
         w.press("step ▶")
-        w.page.wait_for_function("() => window.__relaid", timeout=10_000)
+        w.page.wait_for_function("() => window.__drawnAgain", timeout=10_000)
         try:  # the frame drawn, then the chart
-            w.page.wait_for_function(f"() => ({X_LABELS_BELOW_AXIS})().every(([, d]) => d >= 0 && d <= 8)",
-                                     timeout=5_000)
+            w.page.wait_for_function(f"([lo, hi]) => ({measure})().every(([, d]) => d >= lo && d <= hi)",
+                                     arg=[lo, hi], timeout=5_000)
         except PlaywrightTimeout:
             pass  # measured below
-        screenshot(w.page, "watch_relaid_out_during_a_frame_1366x768_presenting")
-        below = w.page.evaluate(X_LABELS_BELOW_AXIS)
-        print("x tick labels' top below their axis (px):", below)
-        assert all(0 <= d <= 8 for _, d in below), below
+        screenshot(w.page, f"watch_{how}_during_a_frame_1366x768")
+        drawn = w.page.evaluate(measure)
+        print("tick labels from their axis (px):", drawn)
+        assert all(lo <= d <= hi for _, d in drawn), drawn
         b = w.page.evaluate(LAYOUT_BOXES)
-        assert not [(x[0], y[0]) for x in b["labels"] for y in b["ticks"] if overlaps(x, y)], b
+        assert not [(x[0], y[0]) for x in b["labels"] + b["legend2"] for y in b["ticks"] if overlaps(x, y)], b
         w.assert_clean()
     finally:
         w.close()
