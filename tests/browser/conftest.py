@@ -220,6 +220,33 @@ def shot(page, name: str, height: int | None = None) -> Path:
     return path
 
 
+def submit_run(page, values: dict[str, str], until: str) -> None:
+    """Type ``values`` into the number fields named by its keys, leaving each (Streamlit takes a number field's value
+    when it loses focus), and click Run, until the address bar holds ``until``. A late rerun that redraws the form
+    can drop the typed value or the click (a fresh-clone run: seed 5 typed, the run never came): the whole step is
+    tried again, three times at most."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(3):
+        for name, value in values.items():
+            field = page.get_by_role("spinbutton", name=name)
+            field.fill(value)
+            field.press("Tab")
+        page.get_by_role("button", name="Run").click()
+        try:
+            page.wait_for_function("(t) => location.search.includes(t)", arg=until, timeout=20_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+
+
+@pytest.fixture()
+def run_form():
+    """The `submit_run` function, for the tests."""
+    return submit_run
+
+
 @pytest.fixture()
 def screenshot():
     """The `shot` function, for the tests (conftest modules are not imported by name)."""

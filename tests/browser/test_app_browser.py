@@ -59,15 +59,13 @@ def test_watch_default_run_plays(page, server, screenshot):
     screenshot(page, "watch_full", height=2600)
 
 
-def test_shared_link_reproduces_the_run(new_context, page, server, screenshot):
+def test_shared_link_reproduces_the_run(new_context, page, server, screenshot, run_form):
     page.goto(server)
     page.wait_for_selector(FIGURE, timeout=90_000)
     wait_app(page)
     open_controls(page)
     seed0 = page.evaluate(FIGURE_FRAMES)
-    page.get_by_role("spinbutton", name="Seed").fill("5")
-    page.get_by_role("button", name="Run").click()
-    page.wait_for_url("**seed=5**", timeout=60_000)
+    run_form(page, {"Seed": "5"}, "seed=5")
     page.wait_for_function(f"(old) => ![null, old].includes(({FIGURE_FRAMES})())", arg=seed0, timeout=60_000)
     wait_app(page)
     no_exception(page)

@@ -249,13 +249,11 @@ def test_an_empty_new_row_in_the_arm_table_names_its_cell_and_keeps_the_instance
 
 
 # ---------------------------------------------------------------------- the sidebar follows at once
-def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, screenshot):
+def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, screenshot, run_form):
     page = open_at(new_context, server, f"?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
     page.wait_for_selector(FIGURE)
     page.get_by_text("Algorithm, parameters, horizon and seed").click()
-    page.get_by_role("spinbutton", name="Seed").fill("7")
-    page.get_by_role("button", name="Run").click()
-    page.wait_for_function("() => location.search.includes('seed=7')")
+    run_form(page, {"Seed": "7"}, "seed=7")
     settle(page)
     assert "seed 7" in sidebar(page)  # on the same screen as the run it names
     wait_text(page, "(seed 7)", ".js-plotly-plot .gtitle")
@@ -483,7 +481,7 @@ def watch_choices_kept(page) -> None:
     no_traceback(page)
 
 
-def test_reload_and_a_fresh_tab_keep_the_design_edit_and_the_watch_choices(new_context, server, screenshot):
+def test_reload_and_a_fresh_tab_keep_the_design_edit_and_the_watch_choices(new_context, server, screenshot, run_form):
     context = new_context(*LAPTOP)
     page = context.new_page()
     page.goto(f"{server}/design?preset=default&alg=pareto_ucb1&{SMALL}")
@@ -506,10 +504,7 @@ def test_reload_and_a_fresh_tab_keep_the_design_edit_and_the_watch_choices(new_c
     go(page, "Watch")
     page.get_by_text("Algorithm, parameters, horizon and seed").click()
     pick(page, "Algorithm", "mo_epsilon_greedy")
-    epsilon = page.get_by_role("spinbutton", name="epsilon")
-    epsilon.fill("0.25")
-    page.get_by_role("button", name="Run").click()
-    page.wait_for_function("() => location.search.includes('alg=mo_epsilon_greedy')")
+    run_form(page, {"epsilon": "0.25"}, "alg=mo_epsilon_greedy")
     settle(page)
     pick(page, "Race against", "uniform")
     page.wait_for_function("() => location.search.includes('race=uniform')")
