@@ -941,6 +941,11 @@ def _flat(places: dict) -> dict:
             for k, v in places.items()}
 
 
+def _nticks(px: float) -> int:
+    """Plotly's tick count for a y axis ``px`` tall: its 16 px labels at least `TICK_PX` apart."""
+    return max(2, int(px // TICK_PX))
+
+
 def _legend_rows(fig: go.Figure, columns: int) -> int:
     return -(-sum(1 for t in fig.data if t.showlegend is not False and t.legend in (None, "legend")) // columns)
 
@@ -974,7 +979,7 @@ def _watch_layout(fig: go.Figure, main: _Panel, curves: _Curves, height: int, na
               "legend2.x": right[1] if corner == "right" else right[0] + 0.01, "legend2.y": high[1],
               "legend2.xanchor": corner, "yaxis.range": yrange,
               # 16 px tick labels at least TICK_PX apart (Plotly draws 4 or more on a short axis)
-              "yaxis.nticks": max(2, int(tall // TICK_PX)), "yaxis2.nticks": max(2, int(low[1] * h // TICK_PX))}
+              "yaxis.nticks": _nticks(tall), "yaxis2.nticks": _nticks(low[1] * h)}
     if three:
         places.update({"scene.domain.x": left, "scene.domain.y": (0.0, 1.0)})
     elif isinstance(main, _Strips):
@@ -1099,7 +1104,7 @@ def _race_layout(fig: go.Figure, three: bool, curves: str, height: int, narrow: 
                            f"{scene}.aspectratio": aspect})
     else:  # a short chart's curves are short: their y tick labels at least TICK_PX apart
         places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top,
-                       "yaxis.nticks": max(2, int((low[1] - low[0]) * (height - edges["t"] - edges["b"]) // TICK_PX))})
+                       "yaxis.nticks": _nticks((low[1] - low[0]) * (height - edges["t"] - edges["b"]))})
     return _flat(places)
 
 

@@ -693,8 +693,9 @@ def test_curves_legend_sits_above_rising_curves_and_beside_falling_ones():
     chart); a shorter or narrower chart never needs less room. RAMGAPE-C's simple regret falls to 0: its legend goes
     right, over the low end, with the plain range and equal panels, at every size."""
     inst = bv.preset("default")
-    plain = float(np.max(np.cumsum(bv.run(inst, "pareto_ucb1", 2000, seed=0).metrics["effective_regret"]))) * 1.08
-    up = _legend_places(bv.run(inst, "pareto_ucb1", 2000, seed=0))
+    rising = bv.run(inst, "pareto_ucb1", 2000, seed=0)
+    plain = float(np.max(np.cumsum(rising.metrics["effective_regret"]))) * 1.08
+    up = _legend_places(rising)
     assert {p["legend2.xanchor"] for p in up} == {"left"}
     tops = [p["yaxis.range"][1] for p in up]
     assert min(tops) >= plain - 1e-6 and tops[0] > plain * 1.5, (tops, plain)
