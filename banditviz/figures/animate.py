@@ -40,13 +40,13 @@ from ..trace import Trace
 from . import explain
 from . import geometry as geo
 from .palette import INK, STATUS_COLORS, STATUS_LABELS, axis_label, base_layout, finish, plain, rgba
+from .playback import DEFAULT_SPEED, SPEEDS
 
 BOX_LABEL = "confidence box"
 MAX_SHOWN_CUBOIDS = 20  # more arms in 3-D: cuboids start hidden (one legend click shows them)
 MAX_LABELLED_3D = 15  # more arms in 3-D: no arm labels (hover names them)
 TRUE_MEAN_LABEL = "true mean (unseen by learner)"
 OUTSIDE_LABEL_3D = "estimate off the view (at edge)"
-SPEEDS = (("slow", 480), ("normal", 120), ("fast", 30))  # (label, ms per frame); doubled in 3-D (full redraws)
 MAX_STRIPS = 5
 PANEL_TITLE_SIZE = 18  # px: a panel's title (its curve names are in its legend) fits a third of a 660 px figure
 START_WITH = "bv_start_with"  # a style key (removed before drawing): the trace's data before the first frame applied
@@ -800,27 +800,28 @@ def _task(trace: Trace) -> str:
     return "identify" if "error" in trace.metrics else "regret"
 
 
-def _controls(labels: list[str], redraw: bool) -> dict:
+def _controls(labels: list[str]) -> dict:
     """Built-in playback (notebooks, ``.show()``): play, pause, restart, a speed menu and a round slider.
 
-    The slider has one step per frame (even in frames), its current value labelled in rounds. Speeds are
-    16x apart from slow to fast (a class needs at least 4x).
+    The slider has one step per frame (even in frames), its current value labelled in rounds; the speeds are
+    `playback.SPEEDS`. Every frame is drawn whole (``redraw``): Plotly's fast path leaves some marks of the frame
+    before (a bar's colours, an emptied trace's points).
     """
     def play(ms: int, from_current: bool = True) -> dict:
-        return {"frame": {"duration": ms, "redraw": redraw}, "fromcurrent": from_current, "mode": "immediate",
+        return {"frame": {"duration": ms, "redraw": True}, "fromcurrent": from_current, "mode": "immediate",
                 "transition": {"duration": 0}}
 
-    still = {"frame": {"duration": 0, "redraw": redraw}, "mode": "immediate", "transition": {"duration": 0}}
-    scale = 2 if redraw else 1
-    normal = dict(SPEEDS)["normal"] * scale
+    still = {"frame": {"duration": 0, "redraw": True}, "mode": "immediate", "transition": {"duration": 0}}
+    normal = dict(SPEEDS)[DEFAULT_SPEED]
     buttons = {"type": "buttons", "direction": "left", "x": 0.0, "y": -0.1, "xanchor": "left", "yanchor": "top",
                "pad": {"r": 10, "t": 10}, "showactive": False, "font": {"size": 18, "color": INK},
                "buttons": [{"label": "▶ play", "method": "animate", "args": [None, play(normal)]},
                            {"label": "❚❚ pause", "method": "animate", "args": [[None], still]},
                            {"label": "⟲ restart", "method": "animate", "args": [None, play(normal, False)]}]}
     speed = {"type": "dropdown", "direction": "up", "x": 0.3, "y": -0.1, "xanchor": "left", "yanchor": "top",
-             "pad": {"t": 10}, "active": 1, "font": {"size": 16, "color": INK}, "showactive": True,
-             "buttons": [{"label": f"speed: {name}", "method": "animate", "args": [None, play(ms * scale)]}
+             "pad": {"t": 10}, "active": [n for n, _ in SPEEDS].index(DEFAULT_SPEED),
+             "font": {"size": 16, "color": INK}, "showactive": True,
+             "buttons": [{"label": f"speed: {name}", "method": "animate", "args": [None, play(ms)]}
                          for name, ms in SPEEDS]}
     slider = {"active": 0, "x": 0.46, "len": 0.54, "y": -0.06, "yanchor": "top", "pad": {"t": 30, "b": 10},
               "currentvalue": {"prefix": "round t = ", "font": {"size": 20, "color": INK}, "xanchor": "left"},
@@ -1162,7 +1163,7 @@ def _assemble(panels: list[_Panel], twins: list[_Panel], title: str, notes: list
         layout.update(p.axes())
     layout["annotations"] = notes + [a for p in everything for a in p.annotations()]
     if controls:
-        layout.update(_controls([str(r) for r in meta["rounds"]], redraw=meta["redraw"]))
+        layout.update(_controls([str(r) for r in meta["rounds"]]))
     return _figure(statics + base, finish(layout), frames)
 
 

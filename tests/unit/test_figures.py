@@ -25,6 +25,7 @@ from banditviz.figures import (
 )
 from banditviz.figures import geometry as geo
 from banditviz.figures.animate import BOX_LABEL, MAX_CURVE_POINTS, TRUE_MEAN_LABEL, frame_indices, num
+from banditviz.figures.playback import SPEEDS
 from banditviz.figures.static import wilson_interval
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -184,8 +185,9 @@ def test_frames_slider_and_controls(ucb_trace, ucb_fig):
     menus = ucb_fig["layout"]["updatemenus"]
     labels = [b["label"] for m in menus for b in m["buttons"]]
     assert any("play" in lab for lab in labels) and any("pause" in lab for lab in labels)
-    assert sum("speed" in lab for lab in labels) == 3
-    assert all(b["args"][1]["frame"]["redraw"] is False for b in menus[0]["buttons"])  # 2-D: smooth transitions
+    assert sum("speed" in lab for lab in labels) == len(SPEEDS)  # the player's speeds (one table)
+    # every frame drawn whole: Plotly's fast path (redraw False) leaves a bar's colours and an emptied trace's marks
+    assert all(b["args"][1]["frame"]["redraw"] is True for m in menus for b in m["buttons"])
 
 
 def test_max_frames_subsamples_snapshots(ucb_trace):

@@ -1,0 +1,301 @@
+// The Watch player (banditviz_app/player.py): plays an animated figure's frames in the page, and writes the
+// explanation and the per-arm table of the frame on screen. Runs in the page itself (st.html with
+// unsafe_allow_javascript), once per rerun of the page; `document.currentScript` is this script's element.
+(function () {
+  const me = document.currentScript.closest('[data-testid="stHtml"]') || document;
+  const bar = me.querySelector('[data-bv-player]');
+  if (!bar) return;
+  const key = bar.dataset.bvPlayer;
+  const bv = window.__bv = window.__bv || {players: {}, memory: {}};
+  if (bv.players[key]) bv.players[key].dispose();
+
+  const SPEEDS = JSON.parse(bar.dataset.speeds);
+  const TICKS = Number(bar.dataset.ticks);
+  const run = bar.dataset.run;
+  // What a rerun of the page keeps: the round on screen, playing or not, the speed (a new run starts again).
+  const kept = bv.memory[key] && bv.memory[key].run === run ? bv.memory[key] : null;
+  const newRun = !!bv.memory[key] && !kept;  // the page had another run before: bring the new one into view
+  const find = (sel) => document.querySelector(sel + '[data-bv-for="' + key + '"]');
+  const host = () => document.querySelector('.st-key-' + key);
+  const charts = () => {
+    const h = host();
+    // drawn, not purged (a chart Streamlit is replacing has lost its event emitter), and holding frames
+    return h ? Array.from(h.querySelectorAll('.js-plotly-plot')).filter((gd) => gd.isConnected && gd._fullLayout &&
+      typeof gd.emit === 'function' && gd._transitionData && gd._transitionData._frames &&
+      gd._transitionData._frames.length) : [];
+  };
+  const metaOf = (gd) => (gd.layout && gd.layout.meta && gd.layout.meta.bv) || null;
+
+  const speed = kept ? kept.speed : bar.dataset.speed;
+  const p = {frame: kept ? kept.frame : 0, n: 0, playing: false, ms: SPEEDS[speed], timer: null, gen: 0,
+             meta: null, alive: true, autoplay: kept ? kept.playing : bar.dataset.autoplay === '1', motion: null,
+             drawn: 0, clock: {frame: 0, t: 0}, seen: new Map(), shown: new Map()};
+  bv.players[key] = p;
+  const remember = () => { bv.memory[key] = {run, frame: p.frame, playing: p.playing, speed: bar.querySelector('select').value}; };
+  bar.querySelector('select').value = speed;
+
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  };
+  const cell = (v) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3))
+                       : typeof v === 'boolean' ? (v ? 'yes' : '') : v === null ? '' : String(v));
+  const roundOf = (i) => (p.meta && p.meta.rounds ? p.meta.rounds[i] : i);
+
+  function drawTicks() {
+    const box = bar.querySelector('.bv-ticks');
+    box.replaceChildren();
+    if (p.n < 2) return;
+    const shown = new Set();
+    for (let k = 0; k < TICKS; k++) {
+      const i = Math.round(k * (p.n - 1) / (TICKS - 1));
+      if (shown.has(i)) continue;
+      shown.add(i);
+      const s = el('span', String(roundOf(i)));
+      s.style.left = (100 * i / (p.n - 1)) + '%';
+      box.appendChild(s);
+    }
+  }
+
+  // The bar, the explanation and the table of the frame on screen; each panel is stamped with the frame it shows,
+  // so that one a rerun has replaced (empty) is written again (`stale`).
+  function drawText() {
+    const i = p.frame, m = p.meta;
+    const slider = bar.querySelector('input[type=range]');
+    slider.max = String(Math.max(0, p.n - 1));
+    slider.value = String(i);
+    const label = 'round ' + roundOf(i) + (p.meta && p.meta.rounds ? ' of ' + p.meta.rounds[p.n - 1] : '');
+    bar.querySelector('.bv-round').textContent = label;
+    slider.setAttribute('aria-valuetext', label);
+    bar.querySelector('[data-bv=play]').textContent = p.playing ? '\u275a\u275a pause' : '\u25b6 play';
+    if (!m) return;
+    const ex = find('.bv-explain');
+    if (ex) {
+      ex.querySelector('.bv-at').textContent = 'Round ' + roundOf(i);
+      ex.querySelector('.bv-phase').textContent = m.phase ? m.phase[i] : '';
+      const ul = ex.querySelector('ul');
+      ul.replaceChildren(...((m.explain && m.explain[i]) || []).map((s) => el('li', s)));
+      ex.dataset.frame = run + ':' + i;
+    }
+    const tb = find('.bv-table');
+    if (tb && m.table) {
+      const cols = m.table.columns;
+      const head = el('tr');
+      cols.forEach((c) => head.appendChild(el('th', c)));
+      const pulledCol = cols.indexOf('pulled now');
+      const body = (m.table.rows[i] || []).map((row) => {
+        const tr = el('tr');
+        row.forEach((v) => tr.appendChild(el('td', cell(v))));
+        if (pulledCol >= 0 && row[pulledCol] === true) tr.className = 'bv-pulled';
+        return tr;
+      });
+      const t = el('table');
+      t.appendChild(el('thead')).appendChild(head);
+      t.appendChild(el('tbody')).replaceChildren(...body);
+      tb.querySelector('.bv-table-body').replaceChildren(t);
+      tb.dataset.frame = run + ':' + i;
+    }
+  }
+  const stale = () => [find('.bv-explain'), find('.bv-table')].some((e) => e && e.dataset.frame !== run + ':' + p.frame);
+
+  // A trace updated by a frame's values: nested objects (marker, line) merged, arrays and plain values replaced.
+  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v);
+  function merged(trace, values) {
+    const out = Object.assign({}, trace);
+    Object.keys(values).forEach((k) => {
+      out[k] = isObject(values[k]) && isObject(trace[k]) ? merged(trace[k], values[k]) : values[k];
+    });
+    return out;
+  }
+
+  // Frame i drawn whole: its traces' values merged into the chart's data and drawn by Plotly.react, Plotly's own
+  // full drawing path (every mark of every changed trace is drawn again: points, lines, fills, texts, bar colours,
+  // an emptied trace's marks removed). Plotly.animate's fast path leaves some of them as they were (a bar's
+  // colours, an emptied trace's points), so it is never used.
+  function draw(gd, i) {
+    const frame = gd._transitionData._frameHash ? gd._transitionData._frameHash[String(i)]
+      : gd._transitionData._frames[i];
+    if (!frame || !window.Plotly) return Promise.resolve();
+    const data = gd.data.slice();
+    frame.traces.forEach((t, j) => { data[t] = merged(gd.data[t], frame.data[j] || {}); });
+    return window.Plotly.react(gd, data, gd.layout);
+  }
+
+  // Draw frame i on every chart of the container; resolves when Plotly has drawn it.
+  function show(i) {
+    p.frame = Math.max(0, Math.min(i, p.n - 1));
+    drawText();
+    remember();
+    const jobs = charts().map((gd) => {
+      const frame = p.frame;
+      // Plotly's promise can stay pending when Streamlit redraws the chart meanwhile: wait at most 2 s.
+      const drawn = Promise.resolve(draw(gd, frame)).catch(() => {});
+      return Promise.race([drawn, new Promise((r) => setTimeout(r, 2000))])
+        .then(() => { p.seen.set(gd, gd.data); p.shown.set(gd, frame); });
+    });
+    return Promise.all(jobs);
+  }
+
+  // lead: how many milliseconds of playing time have already passed (p.ms: the next frame is due at once)
+  function setPlaying(on, lead = 0) {
+    p.playing = on;
+    p.gen += 1;
+    clearTimeout(p.timer);
+    drawText();
+    remember();
+    if (on) {
+      p.clock = {frame: p.frame, t: performance.now() - lead};
+      loop(p.gen);
+    }
+  }
+
+  // The run advances one frame every p.ms milliseconds; frames that are due while the previous one is
+  // still being drawn are skipped (a slow redraw keeps the pace instead of slowing it down).
+  async function loop(gen) {
+    if (!p.alive || gen !== p.gen) return;
+    if (p.frame >= p.n - 1) { setPlaying(false); return; }
+    const due = p.clock.frame + Math.floor((performance.now() - p.clock.t) / p.ms);
+    if (due > p.frame) {
+      await show(Math.min(due, p.n - 1));
+      p.drawn += 1;
+      if (p.motion === null) p.motion = performance.now();
+      if (!p.alive || gen !== p.gen) return;
+    }
+    const next = p.clock.t + (p.frame + 1 - p.clock.frame) * p.ms;
+    p.timer = setTimeout(() => loop(gen), Math.max(0, next - performance.now()));
+  }
+
+  function play(lead = 0) {
+    if (p.n < 2) return;
+    if (p.frame >= p.n - 1) { show(0); lead = 0; }  // play at the end starts again from the first round
+    setPlaying(true, lead);
+  }
+  const pause = () => setPlaying(false);
+  const step = (d) => { pause(); show(p.frame + d); };
+  const actions = {
+    play: () => (p.playing ? pause() : play()), back: () => step(-1), fwd: () => step(1),
+    restart: () => { pause(); show(0); play(); }, end: () => { pause(); show(p.n - 1); },
+  };
+  p.actions = actions;
+  p.show = show;
+
+  bar.querySelectorAll('button[data-bv]').forEach((b) => b.addEventListener('click', (e) => {
+    e.preventDefault();
+    actions[b.dataset.bv]();
+  }));
+  bar.querySelector('select').addEventListener('change', (e) => {
+    p.ms = SPEEDS[e.target.value];
+    p.clock = {frame: p.frame, t: performance.now()};
+    remember();
+    e.target.blur();
+  });
+  bar.querySelector('input[type=range]').addEventListener('input', (e) => {
+    const want = Number(e.target.value);  // read before pause() redraws the bar
+    pause();
+    show(want);
+  });
+
+  // A figure with several heights (presentation mode) fills the screen down to the playback bar: its container is
+  // sized (the chart stretches to it) to the room left at the top of the page, within the heights. Then the figure
+  // takes the layout (meta.layouts) for its width ("narrow" below narrow_below px) and height (the tallest not
+  // taller than the chart). A camera is compared not: once drawn, it is the user's to turn.
+  const valueAt = (obj, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+  const layoutAt = (obj, path) => valueAt(obj, path.replace(/\[(\d+)\]/g, '.$1'));
+  const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  function fit(gd) {
+    const m = metaOf(gd), L = m && m.layouts, h = host();
+    if (!L || !window.Plotly) return;
+    const hs = L.heights;
+    if (hs.length > 1 && h) {
+      const main = h.closest('[data-testid="stMain"]');
+      const top = h.getBoundingClientRect().top + (main ? main.scrollTop : 0);
+      const below = bar.getBoundingClientRect().bottom - h.getBoundingClientRect().bottom;
+      const room = Math.round(Math.max(hs[0], Math.min(hs[hs.length - 1], window.innerHeight - top - below - 8)));
+      h.classList.add('bv-fit');  // the chart (drawn with height="stretch") fills its container's height
+      if (h.style.height !== room + 'px') h.style.height = room + 'px';
+    }
+    const k = Math.max(0, hs.filter((x) => x <= gd._fullLayout.height).length - 1);
+    const want = (gd._fullLayout.width < L.narrow_below ? L.narrow : L.wide)[k];
+    const differs = (k) => !k.includes('camera') && !same(layoutAt(gd.layout, k), want[k]);
+    if (Object.keys(want).some(differs)) window.Plotly.relayout(gd, want);
+  }
+
+  // Brings a new run's chart into view (the page stays where the form was after Run).
+  function reveal() {
+    const h = host();
+    const top = h ? h.getBoundingClientRect().top : 0;
+    if (h && (top < 0 || top > window.innerHeight / 2)) h.scrollIntoView({block: 'start'});
+  }
+
+  // A chart that is new (Streamlit replaced it, or a new run) or drawn again by Streamlit (its traces went back to
+  // frame 0) is drawn at the frame on screen; panels a rerun replaced are written again.
+  function sync() {
+    if (!p.alive) return;
+    const gds = charts();
+    if (!gds.length) return;
+    gds.forEach(fit);
+    const meta = metaOf(gds[0]);
+    const n = gds[0]._transitionData._frames.length;
+    if (meta !== p.meta || n !== p.n) {
+      const first = p.meta === null;
+      p.meta = meta;
+      if (!first || p.frame >= n) p.frame = 0;  // another run in the same player: from its start
+      p.n = n;
+      drawTicks();
+      show(p.frame);
+      if (first && newRun) reveal();
+      if (first && p.autoplay) {  // the first screen moves at once: frame 1 is due now
+        p.autoplay = false;
+        play(p.ms);
+      }
+      return;
+    }
+    if (gds.some((gd) => p.seen.get(gd) !== gd.data) && !p.playing) show(p.frame);
+    else if (stale()) drawText();
+  }
+  let queued = false;
+  const observer = new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; sync(); });
+  });
+  const watchPage = () => {
+    const main = document.querySelector('[data-testid="stMain"]') || document.body;
+    observer.observe(main, {childList: true, subtree: true});
+  };
+  watchPage();
+  // Frames can arrive without a DOM change (Plotly.addFrames): look every 50 ms until the first chart is
+  // there (autoplay starts at once), then every 500 ms.
+  let poll = setInterval(() => {
+    sync();
+    if (p.n > 0) { clearInterval(poll); poll = setInterval(sync, 500); }
+  }, 50);
+
+  p.dispose = () => {
+    p.alive = false;
+    p.gen += 1;
+    clearTimeout(p.timer);
+    clearInterval(poll);
+    observer.disconnect();
+    if (bv.players[key] === p) delete bv.players[key];
+  };
+  sync();
+
+  if (!bv.keys) {
+    bv.keys = true;
+    document.addEventListener('keydown', (e) => {
+      const t = e.target;
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)) &&
+          !(t.tagName === 'INPUT' && t.type === 'range' && t.closest('[data-bv-player]'))) return;
+      const name = {' ': 'play', ArrowLeft: 'back', ArrowRight: 'fwd', Home: 'restart', End: 'end'}[e.key];
+      if (!name) return;
+      const live = Object.values(bv.players).filter((q) => q.alive && q.n > 0);
+      if (!live.length) return;
+      e.preventDefault();
+      live.forEach((q) => q.actions[name]());
+    }, true);
+  }
+})();

@@ -1,0 +1,209 @@
+"""What the browser draws on Watch is what was computed, at every frame a person reaches.
+
+For each task family (2-D, 3-D, interval strips, a contextual run, races in 2-D and 3-D), the page is driven as a
+person does (autoplay then pause, a step, the slider, the keys End and Home, play to the end, a rerun of the page)
+and after each move the drawn state is read from the browser (`drawn.read`: SVG marks and WebGL objects, not the
+figure's JSON) and compared with the frame computed here in Python from the same setting (`drawn.mismatches`),
+together with the round the page says (the explanation's "Round N", the slider, the round label), the explanation's
+sentences and the per-arm table of that round. The checker is shown able to fail: the same chart drawn with
+Plotly's fast path (``Plotly.animate`` without redraw, which the player used before) is rejected.
+"""
+
+from __future__ import annotations
+
+import random
+import urllib.parse
+
+import numpy as np
+import pytest
+
+import banditviz
+from banditviz import figures
+from banditviz_app import runs, state
+from tests.browser import drawn
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1366, "height": 768}
+CHART = ".st-key-bv_watch .js-plotly-plot"
+READY = "() => { const p = window.__bv && window.__bv.players.bv_watch; return !!(p && p.n); }"
+IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+# What the page says about the round on screen: the explanation, the per-arm table, the bar's label and slider.
+ON_SCREEN = """() => {
+  const ex = document.querySelector('.bv-explain'), tb = document.querySelector('.bv-table tbody');
+  const slider = document.querySelector('.bv-bar input[type=range]');
+  return {at: ex ? ex.querySelector('.bv-at').textContent : '', phase: ex ? ex.querySelector('.bv-phase').textContent
+          : '', said: ex ? Array.from(ex.querySelectorAll('li'), (li) => li.textContent) : [],
+          rows: tb ? Array.from(tb.rows, (r) => Array.from(r.cells, (c) => c.textContent)) : [],
+          slider: slider ? Number(slider.value) : null, label: document.querySelector('.bv-round').textContent,
+          playing: !!(window.__bv.players.bv_watch || {}).playing};
+}"""
+FAMILIES = {
+    "regret": "preset=default&alg=pareto_ucb1",
+    "regret_3d": "preset=default_3d&alg=pareto_ucb1",
+    "identify": "preset=default&alg=pfiwr",
+    "identify_fc": "preset=default&alg=gege_fc",
+    "risk_averse": "preset=risk_averse_table1&alg=ramgape_c",
+    "lexicographic": "preset=lexicographic_lambda_0.1&alg=mte2lo",
+    "contextual": "preset=mol_ts_2d&alg=mol_ts",
+    "race": "preset=default&alg=pareto_ucb1&race=pareto_ts",
+    "race_3d": "preset=default_3d&alg=pareto_ucb1&race=pareto_ts",
+}
+RERUN = ("regret", "regret_3d", "race")  # families also checked after a rerun of the page that keeps the run
+
+
+def computed(query: str) -> tuple[dict, dict]:
+    """The Watch figure of a link, built here from the same setting as the app builds it (its trace data do not
+    depend on the height): the figure as a dict, and its meta (rounds, sentences, table of each frame)."""
+    q = dict(urllib.parse.parse_qsl(query))
+    setting = state.from_query(q)
+
+    def trace(alg: str, params: dict):
+        return banditviz.run(setting.instance, alg, setting.horizon, setting.seed, snapshots=200, **params)
+
+    first = trace(setting.algorithm, setting.params)
+    if "race" in q:
+        fig = figures.race(first, trace(q["race"], {}), controls=False, height=runs.WATCH_HEIGHT)
+    else:
+        fig = figures.animate(first, controls=False, height=runs.WATCH_HEIGHT)
+    return fig.to_dict(), fig.layout.meta["bv"]
+
+
+def cell(v) -> str:
+    """A table value as the player writes it."""
+    if isinstance(v, bool):
+        return "yes" if v else ""
+    if v is None:
+        return ""
+    if isinstance(v, (int, float)):
+        return str(int(v)) if float(v).is_integer() else f"{v:.3f}"
+    return str(v)
+
+
+def spans(fig: dict) -> dict:
+    return {k: np.array([np.ptp(fig["layout"][k][a + "axis"]["range"]) for a in "xyz"])
+            for k in ("scene", "scene2") if k in fig["layout"]}
+
+
+def disagreements(page, fig: dict, meta: dict) -> tuple[int | None, list[str]]:
+    """The frame the page says is on screen (its explanation's round) and every way the page disagrees with it."""
+    said = page.evaluate(ON_SCREEN)
+    rounds = meta["rounds"]
+    at = said["at"].removeprefix("Round ").strip()
+    if not at.isdigit() or int(at) not in rounds:
+        return None, [f"the explanation says {said['at']!r}"]
+    frame = rounds.index(int(at))
+    out = [] if said["slider"] == frame else [f"the slider is at frame {said['slider']}, the explanation at {frame}"]
+    if not said["label"].startswith(f"round {rounds[frame]} "):
+        out.append(f"the bar says {said['label']!r} at round {rounds[frame]}")
+    if said["said"] != meta["explain"][frame]:
+        out.append(f"the explanation says {said['said']}, round {rounds[frame]} says {meta['explain'][frame]}")
+    if said["phase"] != (meta["phase"][frame] if meta.get("phase") else ""):
+        out.append(f"the phase says {said['phase']!r}")
+    want_rows = [[cell(v) for v in row] for row in meta["table"]["rows"][frame]]
+    if said["rows"] != want_rows:
+        out.append(f"the table shows {said['rows'][:2]}..., round {rounds[frame]} has {want_rows[:2]}...")
+    out += drawn.mismatches(drawn.expected_traces(fig, frame), drawn.read(page, CHART), spans(fig))
+    return frame, out
+
+
+def assert_one_round(page, fig: dict, meta: dict, want: int | None = None, timeout: float = 20.0) -> int:
+    """Polls until the chart, the explanation, the table and the bar all show one round (frame ``want`` if given):
+    the frame. Fails with every disagreement seen last."""
+    deadline = page.evaluate("() => performance.now()") + timeout * 1000
+    while True:
+        frame, bad = disagreements(page, fig, meta)
+        if want is not None and frame != want:
+            bad = [f"frame {frame} on screen, {want} expected"] + bad
+        if not bad:
+            return frame
+        if page.evaluate("() => performance.now()") > deadline:
+            raise AssertionError("\n".join(bad[:12]))
+        page.wait_for_timeout(250)
+
+
+def press(page, label: str) -> None:
+    page.locator(".bv-bar button", has_text=label).click()
+
+
+def pause(page) -> None:
+    if page.evaluate(ON_SCREEN)["playing"]:
+        press(page, "pause")
+    page.wait_for_function("() => !window.__bv.players.bv_watch.playing")
+
+
+@pytest.fixture(scope="module")
+def tab(browser):
+    context = browser.new_context(viewport=LAPTOP)
+    errors = []
+    context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    context.on("weberror", lambda e: errors.append(str(e.error)))
+    page = context.new_page()
+    yield page, errors
+    context.close()
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_every_frame_reached_is_drawn_as_computed(tab, server, family):
+    page, errors = tab
+    query = f"{FAMILIES[family]}&T=2000&seed=0"
+    fig, meta = computed(query)
+    n = len(meta["rounds"])
+    rng = random.Random(family)
+    page.goto(f"{server}/?{query}")
+    page.wait_for_function(READY, timeout=90_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    page.wait_for_timeout(rng.randint(300, 1500))  # autoplay (a first visit) or not: stop somewhere
+    pause(page)
+    frame = assert_one_round(page, fig, meta)
+    press(page, "step ▶")
+    frame = assert_one_round(page, fig, meta, min(frame + 1, n - 1))
+    press(page, "◀ step")
+    assert_one_round(page, fig, meta, max(frame - 1, 0))
+    for want in sorted(rng.sample(range(1, n - 1), 2)):
+        page.locator(".bv-bar input[type=range]").fill(str(want))
+        assert_one_round(page, fig, meta, want)
+    page.evaluate("() => document.activeElement.blur()")  # the keys act when no text field has the focus
+    page.keyboard.press("End")
+    assert_one_round(page, fig, meta, n - 1)
+    page.keyboard.press("Home")  # restart: plays from the first round
+    page.wait_for_function("() => window.__bv.players.bv_watch.playing")
+    page.wait_for_timeout(rng.randint(200, 900))
+    pause(page)
+    assert_one_round(page, fig, meta)
+    page.locator(".bv-bar select").select_option("fastest")
+    press(page, "play")  # to the end
+    page.wait_for_function("() => !window.__bv.players.bv_watch.playing", timeout=60_000)
+    assert_one_round(page, fig, meta, n - 1)
+    if family in RERUN:  # a rerun that keeps the run (the Task menu changed, no Run): the same round stays
+        page.locator(".bv-bar input[type=range]").fill(str(n // 3))
+        assert_one_round(page, fig, meta, n // 3)
+        page.get_by_text("Algorithm, parameters, horizon and seed").click()
+        task = page.locator("[data-testid='stSelectbox']").filter(has_text="Task")
+        task.click()
+        page.get_by_role("option").filter(has_text="Identify").first.click()
+        page.wait_for_function(IDLE, timeout=60_000)
+        page.wait_for_timeout(600)  # the rerun's elements settle
+        assert_one_round(page, fig, meta, n // 3)
+    assert errors == [], errors
+
+
+def test_the_checker_rejects_a_chart_drawn_by_plotlys_fast_path(tab, server):
+    """A broken drawing is caught: frames applied by ``Plotly.animate`` without redraw (the player before) leave
+    the pulls' colours of the first frame and an emptied trace's marks (2-D), and leave the WebGL objects as they
+    were (3-D)."""
+    page, _ = tab
+    for family in ("regret", "regret_3d"):
+        query = f"{FAMILIES[family]}&T=2000&seed=0"
+        fig, meta = computed(query)
+        n = len(meta["rounds"])
+        page.goto(f"{server}/?{query}")
+        page.wait_for_function(READY, timeout=90_000)
+        pause(page)
+        page.evaluate("() => window.__bv.players.bv_watch.dispose()")  # the page's player stops drawing
+        page.evaluate("""(f) => Plotly.animate(document.querySelector('.st-key-bv_watch .js-plotly-plot'), [String(f)],
+          {frame: {duration: 0, redraw: false}, transition: {duration: 0}, mode: 'immediate'})""", n - 1)
+        page.wait_for_timeout(500)
+        bad = drawn.mismatches(drawn.expected_traces(fig, n - 1), drawn.read(page, CHART), spans(fig))
+        assert bad, family
+        print(family, "fast path:", len(bad), "mismatches, e.g.", bad[:3])
