@@ -11,8 +11,12 @@ Plotly's validator (see `_figure`), and coordinates are rounded to 1e-4 of the s
 in 3-D), which keeps the default Watch run (200 frames) under 1 MB and fast to build.
 
 Decisions (ours):
-* Only arms with a finite estimate are drawn; a box's infinite or NaN sides are clipped just outside
-  the fixed view, which covers the truth and the central 96% of all estimates over the run.
+* Only arms with a finite estimate are drawn. The view is fixed for the run and holds the truth and every
+  estimate of every frame. Every drawn arm's box is drawn from its first round, clipped to the view: its sides in
+  the view outlined in its status colour (open where the view cuts it), its fill grey and the fainter the wider it
+  is (a box over the whole view has none), and each side the view cuts marked by a triangle on the view's edge, in
+  line with the arm's estimate, pointing the way the box goes on (3-D: a diamond on the view's face); the pulled
+  arm's box is outlined again in the pulled colour. A frame with no estimate says so in the plane.
 * The fronts and hulls drawn are always those of the drawn (projected) estimates, so the picture is
   self-consistent: an algorithm's ``extras["effective_front"]``/``["hull"]`` may be of its samples or
   optimistic vectors (MOL-TS), which would not sit on the estimates; its own choice shows as the
@@ -43,10 +47,16 @@ from .palette import INK, STATUS_COLORS, STATUS_LABELS, axis_label, base_layout,
 from .playback import DEFAULT_SPEED, SPEEDS
 
 BOX_LABEL = "confidence box"
+CUT_LABEL = "its box goes on past the view"
+CUT_LABEL_3D = "its box goes on past this face"
+NO_ESTIMATES = "no estimates yet"
+BOX_FILL = "#555555"  # every box's fill: neutral, so that overlapping fills never mix status colours
+# A box's fill fades as it widens (its largest extent as a share of the view): up to 15%, 40%, wider.
+BOX_FILL_WIDTHS = (0.15, 0.4)
+BOX_FILL_ALPHA = (0.14, 0.07, 0.03)
 MAX_SHOWN_CUBOIDS = 20  # more arms in 3-D: cuboids start hidden (one legend click shows them)
 MAX_LABELLED_3D = 15  # more arms in 3-D: no arm labels (hover names them)
 TRUE_MEAN_LABEL = "true mean (unseen by learner)"
-OUTSIDE_LABEL_3D = "estimate off the view (at edge)"
 MAX_STRIPS = 5
 PANEL_TITLE_SIZE = 18  # px: a panel's title (its curve names are in its legend) fits a third of a 660 px figure
 START_WITH = "bv_start_with"  # a style key (removed before drawing): the trace's data before the first frame applied
@@ -68,7 +78,7 @@ LEGEND2_PX = (24, 46, 6.5, 10)  # the curves' legend (16 px font): a row, the li
 # and strips, 3-D; the meta table included), plus the sampled vectors of Thompson sampling; many arms get
 # fewer frames, never fewer than MIN_FRAMES.
 JSON_BUDGET = 1_800_000
-BYTES_PER_ARM_FRAME = {2: 190, 3: 300}
+BYTES_PER_ARM_FRAME = {2: 420, 3: 860}  # every box drawn (clipped), its outline, fill and cut marks
 BYTES_PER_SAMPLE_FRAME = 140
 BYTES_PER_MOVING_TRUTH = {2: 220, 3: 420}  # contextual runs: the true means (and their front) move every frame
 MIN_FRAMES = 5
@@ -78,10 +88,9 @@ MAX_CURVE_POINTS = 60  # per frame: a growing curve thinned to this many points 
 _STATUS_RGB = [STATUS_COLORS[s] for s in STATUS_NAMES]
 # Curves of one run: black, then the series colours (a lexicographic run has up to five objectives).
 CURVE_COLORS = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7")
-OUTSIDE_LABEL = "estimate off the view (▶ to it)"
-# (axis, side) of an estimate's overshoot -> the marker pointing that way, and where its arm label goes.
-_POINTING = {(0, 1): "triangle-right", (0, -1): "triangle-left", (1, 1): "triangle-up", (1, -1): "triangle-down"}
-_TEXT_AT = {(0, 1): "middle left", (0, -1): "middle right", (1, 1): "bottom center", (1, -1): "top center"}
+# (axis, side) of a box's cut side -> the angle (degrees clockwise from up) of the triangle on the view's edge that
+# points the way the box goes on.
+_POINTING = {(1, 1): 0, (0, 1): 90, (1, -1): 180, (0, -1): 270}
 
 
 def num(values: Any, decimals: int = 4) -> list:
@@ -136,12 +145,6 @@ class _Ctx:
 
     def num(self, values: Any) -> list:
         return num(values, self.decimals)
-
-
-def _wide_note(n: int) -> str:
-    if n == 0:
-        return ""
-    return f"{n} {'box' if n == 1 else 'boxes'} wider than half<br>the view: not drawn"  # two lines: fits a race panel
 
 
 def _view(*ctxs: _Ctx) -> np.ndarray:
@@ -254,15 +257,24 @@ class _Plane(_Panel):
             out.append(self._ax({"type": "scatter", "mode": "markers", "name": "sampled vectors",
                                  "marker": {"symbol": "circle-open", "size": 9, "color": "#777777"},
                                  "opacity": 0.6, "hoverinfo": "skip"}))
-        for s in self.statuses:
-            c = STATUS_COLORS[STATUS_NAMES[s]]
-            out.append(self._ax({"type": "scatter", "mode": "lines", "fill": "toself", "fillcolor": rgba(c, 0.06),
-                                 "line": {"color": rgba(c, 0.9), "width": 2}, "legendgroup": "boxes",
+        for alpha in BOX_FILL_ALPHA:  # the boxes' fills, fainter as they widen (so that wide ones stay see-through)
+            out.append(self._ax({"type": "scatter", "mode": "lines", "fill": "toself",
+                                 "fillcolor": rgba(BOX_FILL, alpha), "line": {"width": 0}, "legendgroup": "boxes",
                                  "name": BOX_LABEL, "showlegend": False, "hoverinfo": "skip"}))
-            out.append(self._ax({"type": "scatter", "mode": "lines", "line": {"color": rgba(c, 0.45), "width": 1.5,
-                                                                              "dash": "dash"},
-                                 "legendgroup": "boxes", "name": BOX_LABEL + ", cut by the view", "showlegend": False,
+        for s in self.statuses:  # their sides in the view, by status: open where the view cuts a box
+            c = STATUS_COLORS[STATUS_NAMES[s]]
+            out.append(self._ax({"type": "scatter", "mode": "lines", "line": {"color": rgba(c, 0.9), "width": 2},
+                                 "legendgroup": "boxes", "name": BOX_LABEL, "showlegend": False,
                                  "hoverinfo": "skip"}))
+        out += [
+            self._ax({"type": "scatter", "mode": "lines", "name": "box of the arm pulled", "showlegend": False,
+                      "legendgroup": "boxes", "line": {"color": STATUS_COLORS["pulled"], "width": 4},
+                      "hoverinfo": "skip"}),
+            self._ax({"type": "scatter", "mode": "markers", "name": CUT_LABEL, "legendgroup": "boxes",
+                      "marker": {"symbol": "triangle-up", "size": 13, "color": STATUS_COLORS["active"], "angle": 90,
+                                 "line": {"color": "white", "width": 1}}, "cliponaxis": False,
+                      "hovertemplate": "the box of arm %{customdata} continues past the view<extra></extra>"}),
+        ]
         out += [
             self._ax({"type": "scatter", "mode": "lines", "name": "estimated Pareto front",
                       "line": {"color": STATUS_COLORS["front"], "width": 4}, "hoverinfo": "skip"}),
@@ -279,15 +291,10 @@ class _Plane(_Panel):
                       "marker": {"symbol": "circle-open", "size": 32,
                                  "line": {"width": 4, "color": STATUS_COLORS["pulled"]},
                                  "color": STATUS_COLORS["pulled"]}, "hoverinfo": "skip"}),
-            self._ax({"type": "scatter", "mode": "text", "name": "boxes not drawn", "showlegend": False,
-                      "x": [self.ranges[0, 0]], "y": [self.ranges[1, 0]], "textposition": "top right",
+            self._ax({"type": "scatter", "mode": "text", "name": "no estimates yet", "showlegend": False,
+                      "x": [float(self.ranges[0, 0] + 0.03 * np.ptp(self.ranges[0]))],
+                      "y": [float(self.ranges[1, 0] + 0.04 * np.ptp(self.ranges[1]))], "textposition": "top right",
                       "textfont": {"size": 16, "color": INK}, "cliponaxis": False, "hoverinfo": "skip"}),
-            self._ax({"type": "scatter", "mode": "markers+text", "name": OUTSIDE_LABEL,
-                      "marker": {"symbol": "triangle-right", "size": 20, "color": STATUS_COLORS["active"],
-                                 "line": {"color": "white", "width": 1}},
-                      "texttemplate": "%{customdata[0]}", "textfont": {"size": 15, "color": INK}, "cliponaxis": False,
-                      "hovertemplate": "arm %{customdata[0]}: estimate %{customdata[1]}, outside the view"
-                                       "<extra></extra>"}),
         ]
         if self.has_arrow:
             out.append(self._ax({"type": "scatter", "mode": "lines+markers",
@@ -326,15 +333,23 @@ class _Plane(_Panel):
             out.append({"x": c.num(pts[:, 0]), "y": c.num(pts[:, 1])})
         est, ok = self.estimates(n)
         lo, hi, lo_in, hi_in = self.boxes(n)
-        whole, cut, wide = geo.box_kinds(lo, hi, lo_in, hi_in, self.ranges)
         status = _status_of(snap)
-        for s in self.statuses:
-            sel = ok & (status == s) & whole
-            bx, by = geo.rectangles(lo[sel], hi[sel])
+        level = np.searchsorted(BOX_FILL_WIDTHS, geo.widths(lo, hi, self.ranges))
+        filled = ok & (lo_in | hi_in).any(axis=1)  # a box over the whole view fills it all: its marks say so
+        for k in range(len(BOX_FILL_ALPHA)):
+            bx, by = geo.rectangles(lo[filled & (level == k)], hi[filled & (level == k)])
             out.append({"x": c.num(bx), "y": c.num(by)})
-            sel = ok & (status == s) & cut
+        for s in self.statuses:
+            sel = ok & (status == s)
             bx, by = geo.open_rectangles(lo[sel], hi[sel], lo_in[sel], hi_in[sel])
             out.append({"x": c.num(bx), "y": c.num(by)})
+        p = snap.pulled
+        mine = np.zeros(c.K, dtype=bool)
+        if p is not None and ok[p]:
+            mine[p] = True
+        bx, by = geo.open_rectangles(lo[mine], hi[mine], lo_in[mine], hi_in[mine])
+        out.append({"x": c.num(bx), "y": c.num(by)})
+        out.append(self._cut_marks(est, lo_in, hi_in, ok, status))
         stair, chain = self.fronts(n)
         out.append({"x": c.num(stair[:, 0]), "y": c.num(stair[:, 1])})
         out.append({"x": c.num(chain[:, 0]), "y": c.num(chain[:, 1])})
@@ -342,27 +357,25 @@ class _Plane(_Panel):
                     "marker": {"color": [_STATUS_RGB[s] for s in status], "size": 17,
                                "line": {"color": "white", "width": 1.5}},
                     "customdata": [[a, int(snap.counts[a]), STATUS_NAMES[s]] for a, s in enumerate(status)]})
-        p = snap.pulled
         ring = est[[p]] if p is not None and ok[p] else np.empty((0, 2))
         out.append({"x": c.num(ring[:, 0]), "y": c.num(ring[:, 1])})
-        out.append({"text": [_wide_note(int((ok & wide).sum()))]})
-        out.append(self._outside(est, ok, status))
+        out.append({"text": ["" if ok.any() else NO_ESTIMATES]})
         if self.has_arrow:
             m, q = snap.extras.get("m_t"), snap.extras.get("p_t")
             pair = est[[int(m), int(q)]] if m is not None and q is not None else np.empty((0, 2))
             out.append({"x": c.num(pair[:, 0]), "y": c.num(pair[:, 1])})
         return out
 
-    def _outside(self, est: np.ndarray, ok: np.ndarray, status: np.ndarray) -> dict:
-        """Estimates outside the view: a triangle at the view's edge pointing towards each, labelled by arm."""
-        mask, pulled, where = geo.outside(np.where(ok[:, None], est, np.nan), self.ranges)
-        arms = np.flatnonzero(mask)
-        symbols = [_POINTING[(int(where[a, 0]), int(where[a, 1]))] for a in arms]
-        text_pos = [_TEXT_AT[(int(where[a, 0]), int(where[a, 1]))] for a in arms]
-        return {"x": self.ctx.num(pulled[arms, 0]), "y": self.ctx.num(pulled[arms, 1]),
-                "marker": {"symbol": symbols, "color": [_STATUS_RGB[status[a]] for a in arms], "size": 20,
-                           "line": {"color": "white", "width": 1}}, "textposition": text_pos,
-                "customdata": [[int(a), ", ".join(f"{v:.3g}" for v in est[a])] for a in arms]}
+    def _cut_marks(self, est: np.ndarray, lo_in: np.ndarray, hi_in: np.ndarray, ok: np.ndarray,
+                   status: np.ndarray) -> dict:
+        """A triangle on the view's edge for each side of a box the view cuts, in line with the arm's estimate,
+        pointing the way the box goes on, in the arm's status colour (`geometry.cut_marks`)."""
+        arms = np.flatnonzero(ok)
+        at, where, owner = geo.cut_marks(est[arms], lo_in[arms], hi_in[arms], self.ranges)
+        owner = arms[owner]
+        return {"x": self.ctx.num(at[:, 0]), "y": self.ctx.num(at[:, 1]), "customdata": owner.tolist(),
+                "marker": {"angle": [_POINTING[(int(a), int(sd))] for a, sd in where],
+                           "color": [_STATUS_RGB[status[a]] for a in owner]}}
 
     def axes(self) -> dict:
         (xd, yd), r = self.domain, self.ranges
@@ -420,15 +433,20 @@ class _Scene(_Panel):
         if self.has_samples:
             out.append({"type": "scatter3d", "mode": "markers", "name": "sampled vectors",
                         "marker": {"size": 3, "color": "#777777"}, "opacity": 0.6, "hoverinfo": "skip"})
-        # Edges only (translucent faces of many cuboids blur into a haze), all statuses in one trace coloured
-        # per vertex through a stepwise colour scale: one WebGL object instead of one per status, 3-D frames
-        # redraw faster.
-        n_st = len(STATUS_NAMES)
-        for name, alpha, width in (("box edges", edge_alpha, 3), ("box edges, cut by the view", edge_alpha / 2, 2)):
-            scale = [[v, rgba(_STATUS_RGB[st], alpha)] for st in range(n_st) for v in (st / n_st, (st + 1) / n_st)]
-            out.append({"type": "scatter3d", "mode": "lines", "name": name, "showlegend": False,
-                        "legendgroup": "boxes", "hoverinfo": "skip",
-                        "line": {"width": width, "colorscale": scale, "cmin": -0.5, "cmax": n_st - 0.5}})
+        # Edges only (translucent faces of many cuboids blur into a haze), open where the view cuts a cuboid, all in
+        # one trace coloured per vertex through a stepwise colour scale of status and width (fainter as a cuboid
+        # widens, `BOX_FILL_WIDTHS`): one WebGL object instead of one per status, 3-D frames redraw faster.
+        n_st, levels = len(STATUS_NAMES), len(BOX_FILL_ALPHA)
+        scale = [[v, rgba(_STATUS_RGB[code % n_st], edge_alpha * BOX_FILL_ALPHA[code // n_st] / BOX_FILL_ALPHA[0])]
+                 for code in range(n_st * levels) for v in (code / (n_st * levels), (code + 1) / (n_st * levels))]
+        out += [{"type": "scatter3d", "mode": "lines", "name": BOX_LABEL, "showlegend": False,
+                 "legendgroup": "boxes", "hoverinfo": "skip",
+                 "line": {"width": 3, "colorscale": scale, "cmin": -0.5, "cmax": n_st * levels - 0.5}},
+                {"type": "scatter3d", "mode": "lines", "name": "box of the arm pulled", "showlegend": False,
+                 "legendgroup": "boxes", "hoverinfo": "skip", "line": {"width": 6, "color": STATUS_COLORS["pulled"]}},
+                {"type": "scatter3d", "mode": "markers", "name": CUT_LABEL_3D, "legendgroup": "boxes",
+                 "marker": {"symbol": "diamond", "size": 4, "color": STATUS_COLORS["active"]},
+                 "hovertemplate": "the box of arm %{customdata} goes on past the view<extra></extra>"}]
         out += [
             {"type": "scatter3d", "mode": "markers", "name": "estimated Pareto front",
              "marker": {"symbol": "diamond-open", "size": 12, "color": STATUS_COLORS["front"],
@@ -442,8 +460,6 @@ class _Scene(_Panel):
             {"type": "scatter3d", "mode": "markers", "name": "arm pulled at this round",
              "marker": {"symbol": "circle-open", "size": 16, "color": STATUS_COLORS["pulled"],
                         "line": {"width": 4, "color": STATUS_COLORS["pulled"]}}, "hoverinfo": "skip"},
-            {"type": "scatter3d", "mode": "markers", "name": OUTSIDE_LABEL_3D,
-             "marker": {"symbol": "cross", "size": 9, "line": {"width": 1}}, "hoverinfo": "skip"},
         ]
         if K <= MAX_LABELLED_3D:  # labels above the points (drawn last), so that no point hides one
             # Every label drawn once, transparent, with the figure: plotly.js caches a text's glyphs scaled by the
@@ -483,17 +499,20 @@ class _Scene(_Panel):
             pts = (np.asarray(smp)[:, c.objectives] * c.signs) if smp is not None else np.empty((0, 3))
             out.append(self._xyz(pts, c))
         lo, hi, lo_in, hi_in = self.boxes(n)
-        whole, cut, _ = geo.box_kinds(lo, hi, lo_in, hi_in, self.ranges)
         status = _status_of(snap)
-        for kind in (whole, cut):
-            pts, codes = [np.empty((0, 3))], []
-            for s in self.statuses:
-                sel = ok & (status == s) & kind
-                e = (geo.cuboid_edges(lo[sel], hi[sel]) if kind is whole
-                     else geo.open_cuboid_edges(lo[sel], hi[sel], lo_in[sel], hi_in[sel]))
-                pts.append(e)
-                codes += [s] * len(e)
-            out.append({**self._xyz(np.concatenate(pts), c), "line": {"color": codes}})
+        level = np.searchsorted(BOX_FILL_WIDTHS, geo.widths(lo, hi, self.ranges))
+        arms = np.flatnonzero(ok)
+        edges, owner = geo.open_cuboid_edges(lo[arms], hi[arms], lo_in[arms], hi_in[arms])
+        owner = arms[owner]
+        out.append({**self._xyz(edges, c), "line": {"color": (status[owner] + len(STATUS_NAMES) * level[owner])
+                                                              .tolist()}})
+        p = snap.pulled
+        mine = [p] if p is not None and ok[p] else []
+        out.append(self._xyz(geo.open_cuboid_edges(lo[mine], hi[mine], lo_in[mine], hi_in[mine])[0], c))
+        at, _, marked = geo.cut_marks(est[arms], lo_in[arms], hi_in[arms], self.ranges)
+        marked = arms[marked]
+        out.append({**self._xyz(at, c), "customdata": marked.tolist(),
+                    "marker": {"color": [_STATUS_RGB[s] for s in status[marked]]}})
         front = np.flatnonzero(ok)
         front = front[pareto.pareto_mask(est[front] * c.signs)] if front.size else front
         out.append(self._xyz(est[front], c))
@@ -506,10 +525,7 @@ class _Scene(_Panel):
         out.append({**self._xyz(est, c), "marker": {"color": [_STATUS_RGB[s] for s in status], "size": 7,
                                                     "line": {"color": "white", "width": 1}},
                     "customdata": [[a, int(snap.counts[a]), STATUS_NAMES[s]] for a, s in enumerate(status)]})
-        p = snap.pulled
-        out.append(self._xyz(est[[p]] if p is not None and ok[p] else np.empty((0, 3)), c))
-        mask, pulled, _ = geo.outside(np.where(ok[:, None], est, np.nan), self.ranges)
-        out.append({**self._xyz(pulled[mask], c), "marker": {"color": [_STATUS_RGB[s] for s in status[mask]]}})
+        out.append(self._xyz(est[mine], c))
         if c.K <= MAX_LABELLED_3D:
             lift = np.array([0.0, 0.0, 0.06 * (self.ranges[2, 1] - self.ranges[2, 0])])
             shown = np.flatnonzero(ok)
@@ -1183,7 +1199,7 @@ def _legend_entry(style: dict) -> dict:
         entry.update(xaxis=style.get("xaxis", "x"), yaxis=style.get("yaxis", "y"))
     if style["type"] == "mesh3d":
         entry["marker"] = {"symbol": "square", "size": 12, "color": style.get("color", "#777777")}
-    for key in ("line", "marker", "opacity", "legend"):
+    for key in ("line", "marker", "opacity", "legend", "visible"):
         if key in style and key not in entry:
             entry[key] = style[key]
     if isinstance(entry.get("marker", {}).get("symbol"), list):  # the m_t -> p_t arrow: one symbol suffices

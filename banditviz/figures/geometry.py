@@ -16,7 +16,7 @@ from .. import pareto
 
 # The 8 corners of a cuboid, bit b of the corner index selecting lower (0) or upper (1) on axis b.
 _CORNERS = np.array([[(c >> b) & 1 for b in range(3)] for c in range(8)], dtype=bool)
-# Edge path: bottom loop, up, top loop, then the three remaining vertical edges; -1 is a gap.
+# A whole cuboid's edges as one path: bottom loop, up, top loop, then the three remaining vertical edges; -1 a gap.
 _EDGE_PATH = np.array([0, 1, 3, 2, 0, 4, 5, 7, 6, 4, -1, 1, 5, -1, 3, 7, -1, 2, 6, -1])
 # The 12 edges as corner pairs differing in one bit.
 _EDGES = np.array([(a, a | 1 << b) for a in range(8) for b in range(3) if not a >> b & 1])
@@ -38,20 +38,17 @@ def oriented_bounds(lower: np.ndarray, upper: np.ndarray, signs: np.ndarray) -> 
 
 
 def view_ranges(points: np.ndarray, truth: np.ndarray | None, pad: float = 0.08) -> np.ndarray:
-    """Fixed axis ranges (D x 2) for a whole animation.
-
-    Covers the truth and the central 96% of all finite estimates over the run (points: N x D), so
-    that a wild first estimate from one noisy pull does not shrink everything else; padded by
-    ``pad`` of the span on each side.
-    """
+    """Fixed axis ranges (D x 2) for a whole animation: every finite estimate of the run (points: N x D) and the
+    truth are inside, so that nothing the learner estimates is ever off the picture; padded by ``pad`` of the span on
+    each side. (A box is wider than the view early on: it is drawn clipped, its cut sides marked, `cut_marks`.)"""
     cols = []
     for d in range(points.shape[1]):
         v = points[:, d]
-        v = v[np.isfinite(v)]
-        parts = [np.quantile(v, [0.02, 0.98])] if v.size else []
+        parts = [v[np.isfinite(v)]]
         if truth is not None:
             parts.append(truth[:, d])
-        allv = np.concatenate(parts) if parts else np.array([0.0, 1.0])
+        allv = np.concatenate(parts)
+        allv = allv if allv.size else np.array([0.0, 1.0])
         lo, hi = float(allv.min()), float(allv.max())
         span = hi - lo if hi > lo else max(abs(hi), 1.0)
         cols.append((lo - pad * span, hi + pad * span))
@@ -68,32 +65,31 @@ def sides_inside(lo: np.ndarray, hi: np.ndarray, ranges: np.ndarray) -> tuple[np
     return lo >= ranges[:, 0], hi <= ranges[:, 1]
 
 
-def box_kinds(lo: np.ndarray, hi: np.ndarray, lo_in: np.ndarray, hi_in: np.ndarray, ranges: np.ndarray,
-              wide: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Masks of boxes wholly in the view, cut by it (drawn by their sides in the view), and too wide to draw.
-
-    A box cut by the view whose clipped extent exceeds ``wide`` of the view's span on some axis is too
-    wide: its sides would be lines across the whole plot, and early on, when every box is far larger
-    than the view, ten of them criss-cross it; it is not drawn, and the figure says how many.
-    (Bounds ``lo``/``hi`` clipped, ``lo_in``/``hi_in`` from `sides_inside` before clipping.)
-    """
-    whole = (lo_in & hi_in).all(axis=1)
-    big = ((hi - lo) > wide * (ranges[:, 1] - ranges[:, 0])).any(axis=1)
-    return whole, ~whole & ~big, ~whole & big
+def widths(lo: np.ndarray, hi: np.ndarray, ranges: np.ndarray) -> np.ndarray:
+    """Each clipped box's largest extent as a share of the view's span on that axis (0 to 1)."""
+    return ((hi - lo) / (ranges[:, 1] - ranges[:, 0])).max(axis=1) if lo.size else np.zeros(lo.shape[0])
 
 
-def outside(points: np.ndarray, ranges: np.ndarray, inset: float = 0.015) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Points (n x D) outside the view: their mask, their positions pulled just inside the view's edge
-    (``inset`` of the span), and the axis and side (+1 above, -1 below) of the largest overshoot, as
-    n x 2 integers, so that a marker at the edge can point towards where the point really is."""
+def cut_marks(points: np.ndarray, lo_in: np.ndarray, hi_in: np.ndarray, ranges: np.ndarray, inset: float = 0.012
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where boxes continue past the view: one mark per side the view cuts (``lo_in``/``hi_in``, `sides_inside`), on
+    the view's edge (``inset`` of the span inside it) in line with the box's estimate (``points``, n x D, inside the
+    view): each arm's marks stand apart even when the view cuts many boxes alike. Returns the marks' positions
+    (m x D), their (axis, side) as m x 2 integers (side +1: past the upper edge, -1: the lower one) and the box each
+    belongs to."""
     span = ranges[:, 1] - ranges[:, 0]
-    over = np.maximum((points - ranges[:, 1]) / span, (ranges[:, 0] - points) / span)
-    over = np.where(np.isfinite(points), over, -np.inf)
-    mask = (over > 0).any(axis=1)
-    pulled = np.clip(points, ranges[:, 0] + inset * span, ranges[:, 1] - inset * span)
-    axis = np.argmax(over, axis=1)
-    side = np.where(points[np.arange(len(points)), axis] > ranges[axis, 1], 1, -1)
-    return mask, pulled, np.column_stack([axis, side])
+    pos, where, owner = [], [], []
+    for axis in range(points.shape[1]):
+        for side, inside, edge in ((-1, lo_in, ranges[axis, 0] + inset * span[axis]),
+                                   (1, hi_in, ranges[axis, 1] - inset * span[axis])):
+            boxes = np.flatnonzero(~inside[:, axis])
+            at = points[boxes].copy()
+            at[:, axis] = edge
+            pos.append(at)
+            where.append(np.tile([axis, side], (boxes.size, 1)))
+            owner.append(boxes)
+    return (np.concatenate(pos).reshape(-1, points.shape[1]), np.concatenate(where).reshape(-1, 2).astype(np.int64),
+            np.concatenate(owner).astype(np.int64))
 
 
 def decimals_for(ranges: np.ndarray) -> int:
@@ -110,21 +106,47 @@ def rectangles(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x.ravel(), y.ravel()
 
 
+def _chains(present: tuple[bool, ...]) -> list[int]:
+    """A rectangle's corners (0..3, counter-clockwise from the lower left) tracing its sides ``present`` (side k
+    runs from corner k to corner k + 1) as the fewest polylines, -1 ending each."""
+    if all(present):
+        return [0, 1, 2, 3, 0, -1]
+    start = (present.index(False) + 1) % 4  # begin just after a missing side: every run is whole
+    out, run = [], []
+    for k in (start + i for i in range(4)):
+        if present[k % 4]:
+            run = run or [k % 4]
+            run.append((k + 1) % 4)
+        elif run:
+            out += run + [-1]
+            run = []
+    return out + (run + [-1] if run else [])
+
+
+_OPEN = {bits: np.array(_chains(tuple(bool(bits >> k & 1) for k in range(4))), dtype=np.int64) for bits in range(16)}
+
+
 def open_rectangles(lo: np.ndarray, hi: np.ndarray, lo_in: np.ndarray, hi_in: np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray]:
-    """The sides of rectangles that lie inside the view (``sides_inside``), as segments with NaN gaps.
+    """The sides of rectangles that lie inside the view (``sides_inside``), as polylines with NaN gaps (a side in
+    view continues into the next one in a single line: a whole box is one closed loop).
 
-    A box cut by the view's edge keeps only its sides in the view: drawing the cut sides would trace the
-    axes themselves, and ten such boxes pile up into a haze over the whole plot.
+    A box cut by the view's edge keeps only its sides in the view (it is open where it continues): drawing the cut
+    sides would trace the axes themselves, and ten such boxes pile up into a haze over the whole plot.
     """
-    n = lo.shape[0]
-    gap = np.full(n, np.nan)
-    x = np.stack([np.column_stack(c) for c in ([lo[:, 0], hi[:, 0], gap], [lo[:, 0], hi[:, 0], gap],
-                                               [lo[:, 0], lo[:, 0], gap], [hi[:, 0], hi[:, 0], gap])], axis=1)
-    y = np.stack([np.column_stack(c) for c in ([lo[:, 1], lo[:, 1], gap], [hi[:, 1], hi[:, 1], gap],
-                                               [lo[:, 1], hi[:, 1], gap], [lo[:, 1], hi[:, 1], gap])], axis=1)
-    keep = np.column_stack([lo_in[:, 1], hi_in[:, 1], lo_in[:, 0], hi_in[:, 0]])
-    return x[keep].ravel(), y[keep].ravel()
+    corners = np.stack([np.column_stack(c) for c in ([lo[:, 0], lo[:, 1]], [hi[:, 0], lo[:, 1]],
+                                                     [hi[:, 0], hi[:, 1]], [lo[:, 0], hi[:, 1]])], axis=1)
+    sides = np.column_stack([lo_in[:, 1], hi_in[:, 0], hi_in[:, 1], lo_in[:, 0]])  # bottom, right, top, left
+    bits = sides.astype(np.int64) @ (1 << np.arange(4))
+    parts = [np.empty((0, 2))]
+    for b in np.unique(bits):
+        idx = _OPEN[int(b)]
+        if idx.size:
+            pts = corners[bits == b][:, np.maximum(idx, 0), :].copy()
+            pts[:, idx < 0, :] = np.nan
+            parts.append(pts.reshape(-1, 2))
+    xy = np.concatenate(parts)
+    return xy[:, 0], xy[:, 1]
 
 
 def cuboid_vertices(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -132,26 +154,27 @@ def cuboid_vertices(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.where(_CORNERS[None, :, :], hi[:, None, :], lo[:, None, :]).reshape(-1, 3)
 
 
-def cuboid_edges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """The 12 edges of each cuboid as one 3-D polyline with NaN gaps, (20 n) x 3."""
-    corners = cuboid_vertices(lo, hi).reshape(-1, 8, 3)
-    path = corners[:, np.maximum(_EDGE_PATH, 0), :]
-    path[:, _EDGE_PATH < 0, :] = np.nan
-    return path.reshape(-1, 3)
-
-
-def open_cuboid_edges(lo: np.ndarray, hi: np.ndarray, lo_in: np.ndarray, hi_in: np.ndarray) -> np.ndarray:
-    """The edges of cuboids whose two faces both lie inside the view, as 3-D segments with NaN gaps."""
+def open_cuboid_edges(lo: np.ndarray, hi: np.ndarray, lo_in: np.ndarray, hi_in: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """The edges of cuboids whose two faces both lie inside the view, as 3-D polylines with NaN gaps, and the cuboid
+    each row belongs to: a cuboid the view cuts is open on its cut faces (each remaining edge its two ends and a gap);
+    a whole one is a single path of 20 rows (`_EDGE_PATH`)."""
     corners = cuboid_vertices(lo, hi).reshape(-1, 8, 3)
     face_in = np.stack([lo_in, hi_in], axis=2)  # n x 3 axes x 2 sides
+    whole = face_in.all(axis=(1, 2))
     keep = np.ones((lo.shape[0], len(_EDGES)), dtype=bool)
     for e, (a, b) in enumerate(_EDGES):
         for ax in range(3):
             if _CORNERS[a, ax] == _CORNERS[b, ax]:  # the edge lies on the face (ax, that side)
                 keep[:, e] &= face_in[:, ax, int(_CORNERS[a, ax])]
+    keep &= ~whole[:, None]
     seg = np.concatenate([corners[:, _EDGES[:, 0], None, :], corners[:, _EDGES[:, 1], None, :],
                           np.full((lo.shape[0], len(_EDGES), 1, 3), np.nan)], axis=2)
-    return seg[keep].reshape(-1, 3)
+    path = corners[whole][:, np.maximum(_EDGE_PATH, 0), :]
+    path[:, _EDGE_PATH < 0, :] = np.nan
+    owner = np.broadcast_to(np.arange(lo.shape[0])[:, None], keep.shape)[keep]
+    return (np.concatenate([path.reshape(-1, 3), seg[keep].reshape(-1, 3)]),
+            np.concatenate([np.repeat(np.flatnonzero(whole), len(_EDGE_PATH)), np.repeat(owner, 3)]))
 
 
 def vertical_segments(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

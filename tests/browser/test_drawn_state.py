@@ -19,8 +19,10 @@ import pytest
 
 import banditviz
 from banditviz import figures
+from banditviz.figures.animate import CUT_LABEL
 from banditviz_app import runs, state
 from tests.browser import drawn
+from tests.browser.test_journeys_browser import pick, settle
 
 pytestmark = pytest.mark.browser
 
@@ -179,10 +181,8 @@ def test_every_frame_reached_is_drawn_as_computed(tab, server, family):
         page.locator(".bv-bar input[type=range]").fill(str(n // 3))
         assert_one_round(page, fig, meta, n // 3)
         page.get_by_text("Algorithm, parameters, horizon and seed").click()
-        task = page.locator("[data-testid='stSelectbox']").filter(has_text="Task")
-        task.click()
-        page.get_by_role("option").filter(has_text="Identify").first.click()
-        page.wait_for_function(IDLE, timeout=60_000)
+        pick(page, "Task", "Identify the Pareto front")
+        settle(page)
         page.wait_for_timeout(600)  # the rerun's elements settle
         assert_one_round(page, fig, meta, n // 3)
     assert errors == [], errors
@@ -207,3 +207,75 @@ def test_the_checker_rejects_a_chart_drawn_by_plotlys_fast_path(tab, server):
         bad = drawn.mismatches(drawn.expected_traces(fig, n - 1), drawn.read(page, CHART), spans(fig))
         assert bad, family
         print(family, "fast path:", len(bad), "mismatches, e.g.", bad[:3])
+
+
+def _boxes_drawn(page, snapshot, arms_seen) -> list[str]:
+    """Every arm with a pull has its box on screen, read from the SVG: its box clipped to the view is a drawn fill
+    (unless it covers the whole view), each of its sides in the view lies on a drawn outline, and each side the view
+    cuts has a drawn triangle on the view's edge in line with its estimate. Returns what is missing."""
+    got = drawn.read(page, CHART)
+    by_name = {}
+    for t in got:
+        by_name.setdefault(t["name"], []).append(t)
+    ax = next(t for t in got if t["name"] == "estimated mean")
+    x, y = ax["x"], ax["y"]
+    px = lambda v, a, up: ((a["range"][1] - v) if up else (v - a["range"][0])) / np.ptp(a["range"]) * a["length"]  # noqa: E731
+    fills = [sub for t in by_name["confidence box"] for f in t.get("fills", []) for sub in drawn.parse_path(f["d"])]
+    lines = [sub for t in by_name["confidence box"] for ln in t.get("lines", []) for sub in drawn.parse_path(ln["d"])]
+    segs = drawn._segments(lines)
+    marks = np.array([p["at"] for t in by_name[CUT_LABEL] for p in t.get("points", [])]).reshape(-1, 2)
+    missing = []
+    r = np.array([x["range"], y["range"]])
+    for arm in arms_seen:
+        lo, hi = snapshot.lower[arm, :2], snapshot.upper[arm, :2]
+        lo, hi = np.where(np.isnan(lo), -np.inf, lo), np.where(np.isnan(hi), np.inf, hi)
+        cl, ch = np.clip(lo, r[:, 0], r[:, 1]), np.clip(hi, r[:, 0], r[:, 1])
+        corners = np.array([[px(cl[0], x, False), px(cl[1], y, True)], [px(ch[0], x, False), px(ch[1], y, True)]])
+        inside = (lo >= r[:, 0], hi <= r[:, 1])
+        if any(inside[0]) or any(inside[1]):
+            box = np.array([[corners[0, 0], corners[0, 1]], [corners[1, 0], corners[0, 1]],
+                            [corners[1, 0], corners[1, 1]], [corners[0, 0], corners[1, 1]]])
+            if not any(len(f) >= 4 and all(np.hypot(*(f[:, None, :] - c).T).min() <= drawn.TOL_PX for c in box)
+                       for f in fills):
+                missing.append(f"arm {arm}: no fill over its clipped box {np.round(box, 1).tolist()}")
+        sides = [(inside[0][1], corners[0], [corners[1, 0], corners[0, 1]]),  # bottom: lower y in view
+                 (inside[1][1], [corners[0, 0], corners[1, 1]], corners[1]),  # top
+                 (inside[0][0], corners[0], [corners[0, 0], corners[1, 1]]),  # left
+                 (inside[1][0], [corners[1, 0], corners[0, 1]], corners[1])]  # right
+        for keep, a, b in sides:
+            if keep:
+                pts = drawn._samples(np.array([[*a, *b]]))
+                if (drawn._distance(pts, segs) > drawn.TOL_PX).any():
+                    missing.append(f"arm {arm}: a side in the view not outlined")
+        est = snapshot.estimates[arm, :2]
+        ex, ey = px(est[0], x, False), px(est[1], y, True)
+        for cut, along_x in ((not inside[0][0], False), (not inside[1][0], False), (not inside[0][1], True),
+                             (not inside[1][1], True)):
+            if cut and not (np.abs(marks[:, 0 if along_x else 1] - (ex if along_x else ey)) <= drawn.TOL_PX).any():
+                missing.append(f"arm {arm}: a cut side has no triangle in line with its estimate")
+    return missing
+
+
+def test_every_box_is_on_screen_from_the_first_round(tab, server):
+    """Rounds 1 to 10 of the landing run (and the same rounds 3-D): every arm pulled so far has its confidence box on
+    screen, read from the drawn SVG against the trace's bounds clipped to the drawn view (not the figure's data)."""
+    page, _ = tab
+    query = f"{FAMILIES['regret']}&T=2000&seed=0"
+    setting = state.from_query(dict(urllib.parse.parse_qsl(query)))
+    trace = banditviz.run(setting.instance, setting.algorithm, setting.horizon, setting.seed, snapshots=200)
+    page.goto(f"{server}/?{query}")
+    page.wait_for_function(READY, timeout=90_000)
+    pause(page)
+    for frame in range(10):
+        page.locator(".bv-bar input[type=range]").fill(str(frame))
+        snap = trace.snapshots[frame]
+        seen = np.flatnonzero(np.isfinite(snap.estimates).all(axis=1))
+        assert len(seen) == frame + 1
+        deadline = 20
+        while True:
+            missing = _boxes_drawn(page, snap, seen)
+            if not missing or deadline <= 0:
+                break
+            page.wait_for_timeout(250)
+            deadline -= 0.25
+        assert missing == [], (frame, missing)

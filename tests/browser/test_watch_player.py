@@ -384,8 +384,8 @@ def test_race_draws_two_algorithms_driven_by_one_player(projector, screenshot):
     page.get_by_role("option", name="uniform", exact=True).click()
     page.wait_for_function("() => document.querySelector('.bv-explain')?.innerText.includes('B: ')", timeout=60_000)
     projector.settle()
-    projector.press("restart")
     projector.pause()
+    projector.seek(0)
     projector.press("step ▶")
     said = page.evaluate(EXPLAIN)
     assert "A: " in said and "B: round robin" in said
@@ -486,7 +486,7 @@ def test_projector_screenshots_at_rounds_1_10_100_and_last(browser, server, scre
 
 
 # Text that must be clear of other text and of the panels (chart pixels): axis titles, panel titles, legend entries,
-# tick labels; the 2-D plot areas and 3-D scene boxes; the wide-box note (a text trace, inside its own plane). The
+# tick labels; the 2-D plot areas and 3-D scene boxes; the no-estimates note (a text trace, inside its own plane). The
 # curves' legend (legend2) is either clear of every panel or inside one (a single run's, in its curves' top corner),
 # and clear of the curves: `hidden` lists the curve points drawn under it.
 LAYOUT_BOXES = """() => {
@@ -505,7 +505,7 @@ LAYOUT_BOXES = """() => {
   return {labels: texts('g[class$="title"] text, g.annotation text, g.legend text, .gtitle, .gtitle-subtitle'),
           legend2: texts('g.legend2 text'), ticks: texts('g[class$="tick"] text'), panels: plots.concat(scenes),
           notes: Array.from(gd.querySelectorAll('.scatterlayer .trace text')).filter((t) =>
-            /wider than half/.test(t.textContent)).map((t) => [t.textContent, ...box(t)]),
+            /no estimates yet/.test(t.textContent)).map((t) => [t.textContent, ...box(t)]),
           width: fl.width, height: fl.height, legend_rows: rows.size, hidden: hidden()};
   function hidden() {  // the curves' points (and 8 more along each segment) under the curves' legend's box
     const bg = gd.querySelector('g.legend2 rect.bg');
@@ -600,7 +600,7 @@ def screens_at_last_round(w: Watch, label: str, present: str, screenshot):
 def test_race_text_is_clear_of_other_text_and_panels(browser, server, screenshot, preset, present):
     """A race on a laptop and a projector, normal and presentation mode: no title, legend entry or tick label on
     another or on a panel (the 1366x768 chart is 662 px wide, or 853 presenting: the player draws its narrow
-    layout), the wide-box note inside its plane, each 3-D scene large with its axis titles whole and apart, and in
+    layout), the no-estimates note inside its plane, each 3-D scene large with its axis titles whole and apart, and in
     presentation mode the chart and its controls fit the screen."""
     w = Watch(browser, server, LAPTOP, f"?preset={preset}&alg=pareto_ucb1&T=2000&seed=0&race=pareto_ts{present}")
     try:
@@ -625,7 +625,7 @@ def test_watch_text_is_clear_of_other_text_and_panels(browser, server, screensho
     """A single run of each task family (and 3-D, and a contextual subtitle) on a laptop and a projector, normal and
     presentation mode, at its last round: no title, legend entry or tick label on another, on a panel or cut at the
     chart's edge; the main legend in the rows reserved for it (at least 2 columns: 662 px at 1366x768), the curves'
-    legend inside its panel, the wide-box note inside its plane, a 3-D scene's axis titles whole; presenting, the
+    legend inside its panel, the no-estimates note inside its plane, a 3-D scene's axis titles whole; presenting, the
     chart and its controls fill the screen."""
     w = Watch(browser, server, LAPTOP, f"?{FAMILIES[family]}&T=2000&seed=0{present}")
     try:

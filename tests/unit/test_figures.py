@@ -24,7 +24,8 @@ from banditviz.figures import (
     success_rate_chart,
 )
 from banditviz.figures import geometry as geo
-from banditviz.figures.animate import BOX_LABEL, MAX_CURVE_POINTS, TRUE_MEAN_LABEL, frame_indices, num
+from banditviz.figures.animate import BOX_LABEL, CUT_LABEL, MAX_CURVE_POINTS, TRUE_MEAN_LABEL, frame_indices, num
+from banditviz.figures.palette import rgba
 from banditviz.figures.playback import SPEEDS
 from banditviz.figures.static import wilson_interval
 
@@ -88,43 +89,51 @@ def oriented(snap: RoundState, arm: int, objectives=(0, 1), signs=(1.0, 1.0)) ->
     return out
 
 
-def expected_boxes(snap: RoundState, ranges: np.ndarray, objectives=(0, 1), signs=(1.0, 1.0)) -> np.ndarray:
-    """Independently: the boxes wholly inside the view, rows (xmin, xmax, ymin, ymax) of the drawn arms, sorted."""
-    rows = []
-    for arm in range(snap.estimates.shape[0]):
-        if not np.isfinite(snap.estimates[arm, list(objectives)]).all():
-            continue
-        b = oriented(snap, arm, objectives, signs)
-        if all(ranges[j, 0] <= lo and hi <= ranges[j, 1] for j, (lo, hi) in enumerate(b)):
-            rows.append([b[0][0], b[0][1], b[1][0], b[1][1]])
+def clipped(snap: RoundState, arm: int, ranges: np.ndarray, signs=(1.0, 1.0)) -> tuple[tuple, tuple, tuple, tuple]:
+    """Independently: one arm's box clipped to the view ((x0, x1), (y0, y1)), and which of its sides are in the view
+    ((left, right), (bottom, top))."""
+    (x0, x1), (y0, y1) = oriented(snap, arm, signs=signs)
+    clip = ((max(x0, ranges[0, 0]), min(x1, ranges[0, 1])), (max(y0, ranges[1, 0]), min(y1, ranges[1, 1])))
+    return clip[0], clip[1], (x0 >= ranges[0, 0], x1 <= ranges[0, 1]), (y0 >= ranges[1, 0], y1 <= ranges[1, 1])
+
+
+def expected_boxes(snap: RoundState, ranges: np.ndarray, signs=(1.0, 1.0)) -> np.ndarray:
+    """Independently: every drawn arm's box clipped to the view, rows (xmin, xmax, ymin, ymax), sorted; a box over
+    the whole view (every side cut) has no fill, only its marks."""
+    rows = [[*x, *y] for arm in range(snap.estimates.shape[0]) if np.isfinite(snap.estimates[arm, :2]).all()
+            for x, y, horizontal, vertical in [clipped(snap, arm, ranges, signs)] if any(horizontal + vertical)]
     return np.array(sorted(rows))
 
 
-def expected_cut_sides(snap: RoundState, ranges: np.ndarray) -> tuple[list[tuple], int]:
-    """Independently: the in-view sides of boxes cut by the view and narrower than half of it (each side as
-    sorted end points), and the number of cut boxes wider than that (not drawn)."""
-    sides, wide = [], 0
-    span = ranges[:, 1] - ranges[:, 0]
+def expected_sides(snap: RoundState, ranges: np.ndarray, arms) -> list[tuple]:
+    """Independently: the in-view sides of the boxes of ``arms`` (each side as sorted end points), sorted."""
+    sides = []
+    for arm in arms:
+        (cx0, cx1), (cy0, cy1), (left, right), (bottom, top) = clipped(snap, arm, ranges)
+        for keep, side in ((bottom, ((cx0, cy0), (cx1, cy0))), (top, ((cx0, cy1), (cx1, cy1))),
+                           (left, ((cx0, cy0), (cx0, cy1))), (right, ((cx1, cy0), (cx1, cy1)))):
+            if keep:
+                sides.append(side)
+    return sorted(sides)
+
+
+def expected_marks(snap: RoundState, ranges: np.ndarray) -> list[tuple]:
+    """Independently: (arm, direction as a triangle's angle from up, position along the edge: the estimate's) of
+    each mark of a side the view cuts."""
+    marks = []
     for arm in range(snap.estimates.shape[0]):
         if not np.isfinite(snap.estimates[arm, :2]).all():
             continue
-        (x0, x1), (y0, y1) = oriented(snap, arm)
-        if ranges[0, 0] <= x0 and x1 <= ranges[0, 1] and ranges[1, 0] <= y0 and y1 <= ranges[1, 1]:
-            continue
-        cx0, cx1 = max(x0, ranges[0, 0]), min(x1, ranges[0, 1])
-        cy0, cy1 = max(y0, ranges[1, 0]), min(y1, ranges[1, 1])
-        if cx1 - cx0 > span[0] / 2 or cy1 - cy0 > span[1] / 2:
-            wide += 1
-            continue
-        if y0 >= ranges[1, 0]:
-            sides.append(((cx0, y0), (cx1, y0)))
-        if y1 <= ranges[1, 1]:
-            sides.append(((cx0, y1), (cx1, y1)))
-        if x0 >= ranges[0, 0]:
-            sides.append(((x0, cy0), (x0, cy1)))
-        if x1 <= ranges[0, 1]:
-            sides.append(((x1, cy0), (x1, cy1)))
-    return sorted(sides), wide
+        _, _, (left, right), (bottom, top) = clipped(snap, arm, ranges)
+        ex, ey = snap.estimates[arm, :2]
+        for inside, name, along in ((left, 270, ey), (right, 90, ey), (bottom, 180, ex), (top, 0, ex)):
+            if not inside:
+                marks.append((arm, name, along))
+    return sorted(marks)
+
+
+def rgba_alpha(colour: str) -> float:
+    return float(colour.rsplit(",", 1)[1].rstrip(")"))
 
 
 def drawn_boxes(traces: list[dict]) -> np.ndarray:
@@ -197,40 +206,54 @@ def test_max_frames_subsamples_snapshots(ucb_trace):
     assert rounds[1] - rounds[0] < rounds[-1] - rounds[-2]  # dense early, sparse late
 
 
-@pytest.mark.parametrize("n", [0, 12, 60, 199])
-def test_each_frame_boxes_equal_snapshot_bounds(ucb_trace, ucb_fig, n):
-    drawn = drawn_boxes(moving(ucb_fig, n).get(BOX_LABEL, []))
-    want = expected_boxes(ucb_trace.snapshots[n], view(ucb_fig, "3"))
-    assert drawn.shape == want.shape
-    if want.size:
-        np.testing.assert_allclose(drawn, want, atol=tolerance(ucb_fig))
+@pytest.mark.parametrize("n", [0, 3, 12, 60, 199])
+def test_every_box_is_drawn_clipped_to_the_view_its_fill_fading_as_it_widens(ucb_trace, ucb_fig, n):
+    """From round 1 on every arm with an estimate has its box drawn, clipped to the view: a closed rectangle in one of
+    the fill traces, the fainter the wider the box (its largest extent as a share of the view: <= 15%, <= 40%, more).
+    """
+    fills = [t for t in moving(ucb_fig, n).get(BOX_LABEL, []) if t.get("fill") == "toself"]
+    assert [rgba_alpha(t["fillcolor"]) for t in fills] == sorted((rgba_alpha(t["fillcolor"]) for t in fills),
+                                                                 reverse=True)
+    r = view(ucb_fig, "3")
+    want = expected_boxes(ucb_trace.snapshots[n], r)
+    np.testing.assert_allclose(drawn_boxes(fills), want, atol=tolerance(ucb_fig))
+    span = r[:, 1] - r[:, 0]
+    for level, t in enumerate(fills):
+        for box in drawn_boxes([t]):
+            width = max((box[1] - box[0]) / span[0], (box[3] - box[2]) / span[1])
+            assert level == (0 if width <= 0.15 else 1 if width <= 0.4 else 2), (box, width)
+    if n < 10:  # early: every box is wider than the view: each of the n + 1 arms seen has 4 marks, or a fill
+        marks = moving(ucb_fig, n)[CUT_LABEL][0]["customdata"]
+        assert {a for a in range(10) if marks.count(a) == 4} | {a for a in range(10) if a in marks} == set(range(n + 1))
 
 
 @pytest.mark.parametrize("n", [0, 12, 30, 60, 199])
-def test_cut_boxes_draw_only_their_sides_in_the_view_and_wide_ones_are_counted(ucb_trace, ucb_fig, n):
-    frame = moving(ucb_fig, n)
-    want, wide = expected_cut_sides(ucb_trace.snapshots[n], view(ucb_fig, "3"))
-    drawn = []
-    for t in frame[BOX_LABEL + ", cut by the view"]:
-        for seg in polygons(t["x"], t["y"]):
-            assert seg.shape == (2, 2)
-            drawn.append(tuple(map(tuple, seg)))
-    assert len(drawn) == len(want)
-    for got, exp in zip(sorted(drawn), want, strict=True):
-        np.testing.assert_allclose(np.array(got), np.array(exp), atol=tolerance(ucb_fig))
-    note = frame["boxes not drawn"][0]["text"][0]
-    words = f"{wide} {'box' if wide == 1 else 'boxes'} wider than half<br>the view: not drawn"
-    assert note == ("" if wide == 0 else words)
-
-
-def test_early_rounds_draw_no_box_line_across_the_view(ucb_trace, ucb_fig):
-    """Round 1..10: every box is far larger than the view; nothing may criss-cross it."""
-    for n in range(10):
-        frame = moving(ucb_fig, n)
-        lines = [v for name in (BOX_LABEL, BOX_LABEL + ", cut by the view") for t in frame.get(name, [])
-                 for v in arr(t["x"]) if not np.isnan(v)]
-        assert lines == []
-        assert frame["boxes not drawn"][0]["text"][0].startswith(f"{n + 1} box")
+def test_box_outlines_are_their_sides_in_the_view_and_cut_sides_are_marked(ucb_trace, ucb_fig, n):
+    """Each status's outline trace holds exactly its arms' in-view sides (open where the view cuts a box); each cut
+    side has a triangle on the view's edge, at the middle of the box along it, pointing the way the box goes on, in
+    the arm's status colour; the pulled arm's box is outlined again, in the pulled colour."""
+    snap, frame, r = ucb_trace.snapshots[n], moving(ucb_fig, n), view(ucb_fig, "3")
+    seen = np.isfinite(snap.estimates).all(axis=1)
+    outlines = [t for t in frame[BOX_LABEL] if t.get("fill") != "toself"]
+    for t in outlines:
+        status = [k for k, c in STATUS_COLORS.items() if t["line"]["color"] == rgba(c, 0.9)][0]
+        arms = [a for a in np.flatnonzero(seen) if STATUS_NAMES[snap.status[a]] == status]
+        drawn = sorted(tuple(sorted((tuple(a), tuple(b)))) for line in polygons(t["x"], t["y"])
+                       for a, b in zip(line[:-1], line[1:], strict=True))  # each side of each polyline
+        want = expected_sides(snap, r, arms)
+        assert len(drawn) == len(want)
+        for got, exp in zip(drawn, want, strict=True):
+            np.testing.assert_allclose(np.array(got), np.array(exp), atol=tolerance(ucb_fig))
+    mine = frame["box of the arm pulled"][0]
+    assert sum(len(line) - 1 for line in polygons(mine["x"], mine["y"])) == len(expected_sides(snap, r, [snap.pulled]))
+    marks = frame[CUT_LABEL][0]
+    along = [y if a in (90, 270) else x for x, y, a in zip(marks["x"], marks["y"], marks["marker"]["angle"],
+                                                            strict=True)]
+    got = sorted(zip(marks["customdata"], marks["marker"]["angle"], along, strict=True))
+    want = expected_marks(snap, r)
+    assert [g[:2] for g in got] == [w[:2] for w in want]
+    np.testing.assert_allclose([g[2] for g in got], [w[2] for w in want], atol=tolerance(ucb_fig))
+    assert marks["marker"]["color"] == [STATUS_COLORS[STATUS_NAMES[snap.status[a]]] for a in marks["customdata"]]
 
 
 def test_boxes_inside_the_view_are_exactly_the_bounds(ucb_trace, ucb_fig):
@@ -238,7 +261,7 @@ def test_boxes_inside_the_view_are_exactly_the_bounds(ucb_trace, ucb_fig):
     r = view(ucb_fig, "3")
     inside = np.all((snap.lower > r[:, 0]) & (snap.upper < r[:, 1]), axis=1)
     assert inside.sum() >= 3
-    drawn = drawn_boxes(moving(ucb_fig, 199)[BOX_LABEL])
+    drawn = drawn_boxes([t for t in moving(ucb_fig, 199)[BOX_LABEL] if t.get("fill") == "toself"])
     for a in np.flatnonzero(inside):
         box = np.array([snap.lower[a, 0], snap.upper[a, 0], snap.lower[a, 1], snap.upper[a, 1]])
         assert np.abs(drawn - box).max(axis=1).min() <= tolerance(ucb_fig)
@@ -316,29 +339,28 @@ def test_3d_cuboids_facets_and_front(trace_3d):
     assert all(b["args"][1]["frame"]["redraw"] for b in d["layout"]["updatemenus"][0]["buttons"])
     r = np.array([d["layout"]["scene"][f"{a}axis"]["range"] for a in "xyz"])
     tol = 1.01e-3 * 10 ** math.floor(math.log10(float(np.min(r[:, 1] - r[:, 0]))))
+    shown = frame_indices(len(trace_3d.snapshots), len(d["frames"]))  # a frame's snapshot (a budget may thin them)
     for n in (20, len(d["frames"]) - 1):
-        snap = trace_3d.snapshots[n]
+        snap = trace_3d.snapshots[shown[n]]
         tr = moving(d, n)
         seen = np.isfinite(snap.estimates).all(axis=1)
-        inside = seen & ((snap.lower >= r[:, 0]) & (snap.upper <= r[:, 1])).all(axis=1)
-        pieces = [p for t in tr["box edges"] for p in polygons3(t)]
-        assert len(pieces) == 4 * inside.sum()  # per cuboid: a 10-corner loop and three vertical edges
-        got = np.array([np.r_[p.min(axis=0), p.max(axis=0)] for p in pieces[::4]])
-        for a in np.flatnonzero(inside):
-            assert np.abs(got - np.r_[snap.lower[a], snap.upper[a]]).max(axis=1).min() <= tol
-        cut = [p for t in tr["box edges, cut by the view"] for p in polygons3(t)]
-        want_cut = 0
-        for a in np.flatnonzero(seen & ~inside):
-            lo_in, hi_in = snap.lower[a] >= r[:, 0], snap.upper[a] <= r[:, 1]
-            ext = np.minimum(snap.upper[a], r[:, 1]) - np.maximum(snap.lower[a], r[:, 0])
-            if (ext <= (r[:, 1] - r[:, 0]) / 2).all():  # an edge is drawn when both its faces are in the view
-                faces = np.r_[lo_in, hi_in].astype(int)
-                want_cut += sum(faces[(b + 1) % 3 + 3 * s1] * faces[(b + 2) % 3 + 3 * s2]
-                                for b in range(3) for s1 in (0, 1) for s2 in (0, 1))
-        assert len(cut) == want_cut
-        for seg in cut:
+        edges = [np.array(e) for t in tr[BOX_LABEL] for p in polygons3(t)  # every cuboid, open where the view cuts it
+                 for e in zip(p[:-1], p[1:], strict=True)]
+        want = 0
+        for a in np.flatnonzero(seen):
+            faces = np.r_[snap.lower[a] >= r[:, 0], snap.upper[a] <= r[:, 1]].astype(int)
+            # an edge along axis b lies on one face of each other axis: drawn when both are in the view
+            want += sum(faces[(b + 1) % 3 + 3 * s1] * faces[(b + 2) % 3 + 3 * s2]
+                        for b in range(3) for s1 in (0, 1) for s2 in (0, 1))
+        assert len(edges) == want > 0
+        for seg in edges:
             assert seg.shape == (2, 3) and (np.abs(seg[0] - seg[1]) > 1e-9).sum() == 1  # one axis-parallel edge
             assert ((seg >= r[:, 0] - tol) & (seg <= r[:, 1] + tol)).all()
+        inside = np.flatnonzero(seen & ((snap.lower >= r[:, 0]) & (snap.upper <= r[:, 1])).all(axis=1))
+        corners = {tuple(np.round(p, 3)) for seg in edges for p in seg}
+        for a in inside:  # a cuboid in the view: its two extreme corners are drawn where its bounds are
+            for corner in (snap.lower[a], snap.upper[a]):
+                assert min(np.abs(np.array(c) - corner).max() for c in corners) <= tol
         ok = np.flatnonzero(seen)
         facets = tr["estimated effective front"][0]
         got = np.column_stack([facets["i"], facets["j"], facets["k"]])
@@ -349,10 +371,11 @@ def test_3d_cuboids_facets_and_front(trace_3d):
         np.testing.assert_allclose(pts, snap.estimates[ok][pareto.pareto_mask(snap.estimates[ok])], atol=tol)
 
 
-def test_3d_k30_run_is_under_5_mb_and_starts_with_cuboids_hidden():
+def test_3d_k30_run_keeps_to_the_json_budget_and_starts_with_cuboids_hidden():
+    """30 cuboids every frame: the frame budget thins the 200 snapshots (to 69 measured) to stay under 2 MB."""
     tr = bv.run(instances.uniform_box(30, 3), "pareto_ucb1", 2000, seed=0, snapshots=200)
     fig = animate(tr)
-    assert len(fig.frames) == 200 and len(fig.to_json()) < 5_000_000
+    assert 60 <= len(fig.frames) < 200 and len(fig.to_json()) < 2_000_000
     boxes = [t for t in fig.to_dict()["data"] if t.get("legendgroup") == "boxes"]
     assert len(boxes) >= 2 and all(t["visible"] == "legendonly" for t in boxes)
 
@@ -470,7 +493,7 @@ def test_risk_averse_plane_draws_risk_minimised():
     tr_n = moving(d, 1)
     est = tr_n["estimated mean"][0]
     np.testing.assert_allclose(arr(est["y"]), -snap.estimates[:, 1], atol=1e-5)  # xi, not -xi
-    drawn = drawn_boxes(tr_n[BOX_LABEL])
+    drawn = drawn_boxes([t for t in tr_n[BOX_LABEL] if t.get("fill") == "toself"])
     want = expected_boxes(snap, view(d, "3"), signs=(1.0, -1.0))
     np.testing.assert_allclose(drawn, want, atol=1e-5)
     arrow = [v for k, v in tr_n.items() if k.startswith("m<sub>t</sub>")][0][0]
@@ -521,13 +544,17 @@ def test_geometry_rectangles_cuboids_and_orientation():
     v = geo.cuboid_vertices(lo3, hi3)
     assert len({tuple(p) for p in v}) == 8
     assert v.min(axis=0).tolist() == [0, 0, 0] and v.max(axis=0).tolist() == [1, 2, 3]
-    e = geo.cuboid_edges(lo3, hi3)
+    inside = np.ones((1, 3), dtype=bool)
+    e, owner = geo.open_cuboid_edges(lo3, hi3, inside, inside)
+    assert (owner == 0).all()
     segs = set()
     for a, b in zip(e[:-1], e[1:], strict=True):
         if not (np.isnan(a).any() or np.isnan(b).any()):
             assert np.sum(a != b) == 1  # every drawn segment is an edge along one axis
             segs.add(tuple(sorted((tuple(a), tuple(b)))))
     assert len(segs) == 12
+    cut = np.array([[False, True, True]])  # its face x = lo cut by the view: the 4 edges on that face are gone
+    assert len(geo.open_cuboid_edges(lo3, hi3, cut, inside)[0]) == 3 * 8
     lo2, hi2 = geo.oriented_bounds(np.array([[0.1, -0.3]]), np.array([[0.2, np.nan]]), np.array([1.0, -1.0]))
     assert lo2.tolist() == [[0.1, -np.inf]] and hi2.tolist() == [[0.2, 0.3]]
 
