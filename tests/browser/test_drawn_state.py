@@ -19,7 +19,7 @@ import pytest
 
 import banditviz
 from banditviz import figures
-from banditviz.figures.animate import CUT_LABEL
+from banditviz.figures.objective_space import CUT_LABEL
 from banditviz_app import runs, state
 from tests.browser import drawn
 from tests.browser.test_journeys_browser import pick, settle

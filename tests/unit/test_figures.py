@@ -24,7 +24,9 @@ from banditviz.figures import (
     success_rate_chart,
 )
 from banditviz.figures import geometry as geo
-from banditviz.figures.animate import BOX_LABEL, CUT_LABEL, MAX_CURVE_POINTS, TRUE_MEAN_LABEL, frame_indices, num
+from banditviz.figures.curves import MAX_CURVE_POINTS
+from banditviz.figures.frames import frame_indices, num
+from banditviz.figures.objective_space import BOX_LABEL, CUT_LABEL, TRUE_MEAN_LABEL
 from banditviz.figures.palette import rgba
 from banditviz.figures.playback import SPEEDS
 from banditviz.figures.static import wilson_interval

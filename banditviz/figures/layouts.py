@@ -1,0 +1,148 @@
+"""Where the animated figure's panels, legends and titles go at each size (`layouts_of`, `watch_layout`,
+`race_layout`): the layouts a page's player chooses from by its chart's width and height."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from .curves import Curves
+from .frames import Panel, num
+from .objective_space import SCENE_ASPECT, SCENE_CAMERA, Scene, Strips
+
+SCENE_WIDTH = 0.64  # share of the figure's width: a 3-D scene needs more than a plane (its corners stick out)
+
+TALL_RACE = 700  # px: a 3-D race figure at least this tall draws its scenes above the curves, else beside them
+
+NARROW = 1000  # px: a chart narrower than this takes its figure's narrow layout (662 px at 1366x768, 853 presenting)
+
+NARROWEST = 662  # px: the narrowest chart a layout is sized for (1366x768 with the sidebar)
+
+TICK_PX = 28  # px between a short panel's y tick labels, at least
+
+LEGEND_COLUMNS = 3  # legend entries per row of a wide chart (2 in a narrow one): sets the top margin
+
+TITLE_PX, SUBTITLE_PX, ROW_PX, NOTES_PX = 44, 24, 26, 40  # the figure's title, its subtitle, a legend row, panel titles
+
+
+def layouts_of(fig: go.Figure, place, heights: tuple[int, ...]) -> dict:
+    """The meta's ``layouts``: ``place(height, narrow)`` at the figure's height and each of ``heights``, narrow and
+    wide. The figure is drawn in the wide one at its height; a page's player takes the one for its chart's width
+    (narrow below ``narrow_below`` px) and height (the tallest of ``heights`` not taller than the chart)."""
+    hs = sorted({*(int(h) for h in heights), fig.layout.height})
+    out = {"narrow_below": NARROW, "heights": hs,
+           **{w: [place(h, w == "narrow") for h in hs] for w in ("narrow", "wide")}}
+    fig.plotly_relayout(out["wide"][hs.index(fig.layout.height)])
+    return out
+
+
+def flat(places: dict) -> dict:
+    """Layout paths with their values rounded, tuples as lists (what `Plotly.relayout` takes)."""
+    return {k: num(v) if isinstance(v, tuple) else round(v, 4) if isinstance(v, float) else v
+            for k, v in places.items()}
+
+
+def nticks(px: float) -> int:
+    """Plotly's tick count for a y axis ``px`` tall: its 16 px labels at least `TICK_PX` apart."""
+    return max(2, int(px // TICK_PX))
+
+
+def legend_rows(fig: go.Figure, columns: int) -> int:
+    return -(-sum(1 for t in fig.data if t.showlegend is not False and t.legend in (None, "legend")) // columns)
+
+
+def watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: int, narrow: bool) -> dict:
+    """A single run's places at ``height`` px (flat layout paths): margins, legend, panels and panel titles.
+
+    The main legend's rows are reserved for 3 columns when wide (a chart >= `NARROW` px: 1072 at 1920x1080), 2 when
+    narrow (662 px at 1366x768, 853 presenting: its widest entry, ~260 px, fits twice), so Plotly never pushes the
+    margins and shrinks the panels. The objective space takes a little less width when narrow, so that the right
+    column holds the curves' legend ("effective Pareto regret", ~200 px); that legend sits in a top corner of the
+    curves, above them (`Curves.legend_place`, for the narrowest chart of the layout). Between the curves and the
+    pulls, room in pixels for the curves' tick labels and the pulls' title.
+    """
+    three = isinstance(main, Scene)
+    title_px = TITLE_PX + (SUBTITLE_PX if fig.layout.title.subtitle.text else 0)
+    top = title_px + legend_rows(fig, 2 if narrow else LEGEND_COLUMNS) * ROW_PX + (8 if three else NOTES_PX)
+    h = height - top - fig.layout.margin.b
+    gap, notes = 58 / h, (NOTES_PX / h if three else 0)  # a scene (no panel title) from the legend down
+    width = (SCENE_WIDTH if three else 0.56) - (0.04 if narrow else 0)
+    left, right = (0.0, width), (width + (0.06 if three else 0.1), 1.0)
+    plot_w = (NARROWEST if narrow else NARROW) - fig.layout.margin.l - fig.layout.margin.r
+    corner, tall, yrange = curves.legend_place((right[1] - right[0]) * plot_w, (1.0 - notes - gap) * h)
+    high = (1.0 - notes - tall / h, 1.0 - notes)
+    low = (0.0, high[0] - gap)
+    places = {"margin.t": top, "legend.y": 1 - title_px / height,
+              "xaxis.domain": right, "yaxis.domain": high, "xaxis2.domain": right, "yaxis2.domain": low,
+              "annotations[0].x": right[0], "annotations[0].y": high[1], "annotations[0].yshift": 8,
+              "annotations[1].x": right[0],
+              "annotations[1].y": low[1],
+              "legend2.x": right[1] if corner == "right" else right[0] + 0.01, "legend2.y": high[1],
+              "legend2.xanchor": corner, "yaxis.range": yrange,
+              # 16 px tick labels at least TICK_PX apart (Plotly draws 4 or more on a short axis)
+              "yaxis.nticks": nticks(tall), "yaxis2.nticks": nticks(low[1] * h)}
+    if three:
+        places.update({"scene.domain.x": left, "scene.domain.y": (0.0, 1.0)})
+    elif isinstance(main, Strips):
+        places.update({f"xaxis{main.first + i}.domain": left for i in range(len(main.domains))})
+    else:
+        places.update({"xaxis3.domain": left, "yaxis3.domain": (0.0, 1.0)})
+    return flat(places)
+
+
+def race_layout(fig: go.Figure, three: bool, curves: str, height: int, narrow: bool) -> dict:
+    """A race's places at ``height`` px (flat layout paths): panels, panel titles, legends, margins.
+
+    Wide (a chart >= `NARROW` px, 1072 at 1920x1080 with the sidebar) and narrow (662 px at 1366x768, 853 in
+    presentation mode) share the rules, checked in the browser test at both sizes: a 3-D scene is about 1.2x wider
+    than tall, or the corners of its cube and its axis titles are cut at its edges (a scene's camera fits its
+    height); a short figure draws the scenes beside the curves when wide; when narrow, under a band of legend and
+    curves, without the figure's title (the panel titles name A and B) and with thin margins; a legend's rows are
+    reserved above the panel titles, so no text overlaps another. 2-D: a narrow chart's legend has 2 columns.
+    """
+    margin, title = fig.layout.margin, fig.layout.title.text
+    entries = legend_rows(fig, 1)
+    beside = three and height < TALL_RACE
+    legend = {"x": 0, "y": 1 - TITLE_PX / height, "xref": "paper", "yref": "container", "orientation": "h"}
+    rows = legend_rows(fig, 2 if narrow and not three else LEGEND_COLUMNS)
+    edges = {"t": TITLE_PX + rows * ROW_PX + NOTES_PX, "b": margin.b, "l": margin.l, "r": margin.r}
+    curves_title = f"{curves}: A solid, B dashed"
+    camera, aspect = SCENE_CAMERA["eye"], SCENE_ASPECT
+    if beside and narrow:  # scenes along the bottom; above them, the legend (one column) and the curves
+        edges, title = {"t": 8, "b": 5, "l": 5, "r": 5}, ""
+        # a small cube: seen from farther and taller, so that the z title clears the scene's edge and the y title
+        camera, aspect = {"x": 1.8, "y": 1.8, "z": 0.85}, {**SCENE_ASPECT, "z": 1.0}
+        h = height - edges["t"] - edges["b"]
+        band = (entries * 24 + 14) / h
+        legend.update(y=1, yref="paper", orientation="v")
+        left, right, top = (0.0, 0.49), (0.51, 1.0), (0.0, 1 - band - 30 / h)
+        far = max(1.0, 282 / (top[1] * h))  # a scene shorter than at 1366x768 (282 px): its cube seen from farther
+        camera = {k: round(v * far, 3) for k, v in camera.items()}
+        low_x, low = (0.6, 1.0), (1 - band + 76 / h, 1 - 46 / h)
+        legend2, curves_title = (low_x[0], low[0] - 26 / h), f"{curves}<br>A solid, B dashed"
+    elif beside:  # scenes the full height, the curves and their legend in a column on the right
+        left, right, top = (0.0, 0.37), (0.39, 0.76), (0.0, 1.0)
+        low_x, low = (0.84, 1.0), (0.45, 0.86)
+        legend2, curves_title = (0.79, 0.27), f"{curves}<br>A solid, B dashed"
+    elif three:  # tall: the scenes above the curves; a wide chart keeps 3% for the z title left of A's cube
+        left, right = ((0.0, 0.49), (0.51, 1.0)) if narrow else ((0.03, 0.47), (0.53, 1.0))
+        top, low = ((0.45, 1.0), (0.0, 0.3)) if narrow else ((0.3, 1.0), (0.0, 0.18))
+        low_x, legend2 = (0.05 if narrow else left[0], left[1]), (right[0], low[1])
+    else:  # between the planes and the curves, room in pixels for the x ticks and title and the curves' title
+        gap = 84 / (height - edges["t"] - edges["b"])
+        left, right = (0.0, 0.47), (0.53, 1.0)
+        low = (0.0, 0.3 * (1 - gap))
+        top, low_x, legend2 = (low[1] + gap, 1.0), left, (right[0], low[1])
+    title_x = legend2[0] if beside else low_x[0]
+    places = {"title.text": title, **{f"margin.{k}": v for k, v in edges.items()},
+              **{f"legend.{k}": v for k, v in legend.items()}, "legend2.x": legend2[0], "legend2.y": legend2[1],
+              "annotations[0].x": left[0], "annotations[0].y": top[1], "annotations[1].x": right[0],
+              "annotations[1].y": top[1], "annotations[2].x": title_x, "annotations[2].y": low[1],
+              "annotations[2].text": curves_title, "xaxis.domain": low_x, "yaxis.domain": low}
+    if three:
+        for scene, x in (("scene", left), ("scene2", right)):
+            places.update({f"{scene}.domain.x": x, f"{scene}.domain.y": top, f"{scene}.camera.eye": camera,
+                           f"{scene}.aspectratio": aspect})
+    else:  # a short chart's curves are short: their y tick labels at least TICK_PX apart
+        places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top,
+                       "yaxis.nticks": nticks((low[1] - low[0]) * (height - edges["t"] - edges["b"]))})
+    return flat(places)
