@@ -12,6 +12,10 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
+from banditviz.figures.palette import for_projector
+
+from . import state
+
 # plotGlPixelRatio 1 (Plotly's default 2 renders WebGL at twice the resolution): a 3-D scene's frames drawn in
 # software GL (headless Chromium, many school laptops) twice as fast (measured 3.2-4.3 -> 7.4-8.1 drawn frames/s
 # of the default 3-D Watch run at a load average of 7); 2-D charts are SVG and do not use it.
@@ -20,5 +24,8 @@ CONFIG = {"displaylogo": False, "plotGlPixelRatio": 1}
 
 def show(fig: go.Figure, key: str, config: dict[str, Any] | None = None, **kw: Any) -> Any:
     """``st.plotly_chart`` without Streamlit's theme, without the Plotly logo and with WebGL at the screen's own
-    resolution (`CONFIG`); ``config`` adds options."""
+    resolution (`CONFIG`); ``config`` adds options. In presentation mode a static figure's texts are enlarged for a
+    projector (`palette.for_projector`); an animated one is built for it (``present=True``)."""
+    if state.presenting() and not (fig.layout.meta and "bv" in fig.layout.meta):
+        fig = for_projector(fig)
     return st.plotly_chart(fig, key=key, theme=None, config={**CONFIG, **(config or {})}, **kw)

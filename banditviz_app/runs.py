@@ -55,29 +55,32 @@ def run_setting(setting: state.Setting, snapshots: int = 200) -> banditviz.Trace
 
 @st.cache_resource(**FIGURE_CACHE)
 def _animation(instance_json: str, algorithm: str, params_json: str, horizon: int, seed: int,
-               height: int, heights: tuple[int, ...]) -> go.Figure:
+               height: int, heights: tuple[int, ...], present: bool) -> go.Figure:
     return figures.animate(cached_run(instance_json, algorithm, params_json, horizon, seed, 200), controls=False,
-                           height=height, heights=heights)
+                           height=height, heights=heights, present=present)
 
 
-def animation(setting: state.Setting, height: int = WATCH_HEIGHT, heights: tuple[int, ...] = ()) -> go.Figure:
+def animation(setting: state.Setting, height: int = WATCH_HEIGHT, heights: tuple[int, ...] = (),
+              present: bool = False) -> go.Figure:
     """The Watch figure of a setting (no Plotly controls: the page's player drives it and may fit it to one of
-    ``heights``), built once per distinct input and heights (never mutated by the pages)."""
-    return _animation(*_key(setting), height, heights)
+    ``heights``; ``present``: for a projector, its title and legend left to the page), built once per distinct input
+    (never mutated by the pages)."""
+    return _animation(*_key(setting), height, heights, present)
 
 
 @st.cache_resource(**FIGURE_CACHE)
 def _race(instance_json: str, algorithm: str, params_json: str, horizon: int, seed: int, rival: str,
-          height: int, heights: tuple[int, ...]) -> go.Figure:
+          height: int, heights: tuple[int, ...], present: bool) -> go.Figure:
     first = cached_run(instance_json, algorithm, params_json, horizon, seed, 200)
     second = cached_run(instance_json, rival, "{}", horizon, seed, 200)
-    return figures.race(first, second, controls=False, height=height, heights=heights)
+    return figures.race(first, second, controls=False, height=height, heights=heights, present=present)
 
 
-def race(setting: state.Setting, rival: str, height: int = WATCH_HEIGHT, heights: tuple[int, ...] = ()) -> go.Figure:
+def race(setting: state.Setting, rival: str, height: int = WATCH_HEIGHT, heights: tuple[int, ...] = (),
+         present: bool = False) -> go.Figure:
     """The setting's run and ``rival`` (at its paper defaults) on the same instance, horizon and seed (so the
-    same noise), side by side in one figure driven by one player (heights: as `animation`)."""
-    return _race(*_key(setting), rival, height, heights)
+    same noise), side by side in one figure driven by one player (heights, present: as `animation`)."""
+    return _race(*_key(setting), rival, height, heights, present)
 
 
 def tidy(trace: banditviz.Trace) -> pd.DataFrame:

@@ -12,6 +12,7 @@ import streamlit as st
 import banditviz
 from banditviz import guarantees
 from banditviz_app import charts, forms, player, runs, state
+from banditviz_app.legend import legend_html
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
@@ -26,12 +27,14 @@ inst = setting.instance
 left, right = st.columns([0.74, 0.26], gap="small")
 
 with right:
-    st.markdown("**Watch an algorithm learn**")
     present = state.presenting()
+    heading = st.empty()  # presentation mode: the figure's title and legend, once the figure is built
     if not present:  # in presentation mode, the toggle is in app.py's bar above the page
+        heading.markdown("**Watch an algorithm learn**")
         state.presentation_toggle("watch_present")
         st.html(PAGE_CSS)
     player.explanation(PLAYER)
+    legend = st.empty()
     st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {inst.K} arms, {inst.L} objectives "
                f"({inst.kind}); change it on the Design page. Keys: space plays or pauses, the arrows step.")
     notes = st.container()  # the run's guarantee warnings (and lambda_min for a lexicographic run), once it is known
@@ -75,11 +78,18 @@ try:
         # presentation mode: the player fits the figure to the screen, down to the playback bar (one of heights)
         height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, ())
         trace = runs.run_setting(setting)
-        fig = runs.race(setting, rival, height, heights) if rival else runs.animation(setting, height, heights)
+        fig = (runs.race(setting, rival, height, heights, present) if rival
+               else runs.animation(setting, height, heights, present))
 except ValueError as exc:
     with left:
         state.show_error(exc)
     st.stop()
+
+if present:  # the figure left its title and legend to the page
+    meta = fig.layout.meta["bv"]
+    heading.html(f"<div class='bv-heading'>{meta['title']}</div>"
+                 + (f"<div class='bv-subheading'>{meta['subtitle']}</div>" if meta["subtitle"] else ""))
+    legend.html(player.CSS + legend_html(meta["legend"]))
 
 with notes:
     for warning in trace.info.get("warnings", ()):

@@ -28,13 +28,13 @@ from ..trace import Trace
 from . import explain
 from .curves import Curves, Pulls
 from .frames import LEGEND_AXES, MIN_FRAMES, START_WITH, Context, Panel, figure_of, frame_budget, frame_indices, merge
-from .layouts import layouts_of, race_layout, watch_layout
+from .layouts import layouts_of, present_race_layout, present_watch_layout, race_layout, watch_layout
 from .objective_space import Plane, Scene, Strips, view_of
-from .palette import INK, base_layout, finish, plain
+from .palette import INK, NORMAL_TEXT, PRESENT_TEXT, Text, base_layout, finish, plain
 from .playback import DEFAULT_SPEED, SPEEDS
 
 MAX_STRIPS = 5
-PANEL_TITLE_SIZE = 18  # px: a panel's title (its curve names are in its legend) fits a third of a 660 px figure
+CONTEXTUAL = "true means change every round (contextual)"
 
 
 def _check_objectives(objectives: Any, L: int, lex: bool) -> tuple[int, ...]:
@@ -116,6 +116,11 @@ def _title(trace: Trace, task: str) -> str:
     return title
 
 
+def _check_flag(value: Any, name: str) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name}: must be True or False, got {value!r}")
+
+
 def _check_common(trace: Any, max_frames: Any, controls: Any, height: Any, heights: Any = (),
                   name: str = "trace") -> None:
     if not isinstance(trace, Trace):
@@ -124,8 +129,7 @@ def _check_common(trace: Any, max_frames: Any, controls: Any, height: Any, heigh
         raise ValueError(f"{name}: has no snapshots to animate; run it with snapshots > 0")
     if isinstance(max_frames, bool) or not isinstance(max_frames, (int, np.integer)) or not 2 <= max_frames <= 300:
         raise ValueError(f"max_frames: must be a whole number in [2, 300], got {max_frames!r}")
-    if not isinstance(controls, bool):
-        raise ValueError(f"controls: must be True or False, got {controls!r}")
+    _check_flag(controls, "controls")
     if height is not None and (isinstance(height, bool) or not isinstance(height, (int, np.integer))
                                or not 300 <= height <= 4000):
         raise ValueError(f"height: must be None or a whole number of pixels in [300, 4000], got {height!r}")
@@ -140,7 +144,7 @@ def _signs(trace: Trace, obj: tuple[int, ...]) -> np.ndarray:
 
 def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames: int = 300,
             show_truth: bool = True, controls: bool = True, height: int | None = None,
-            heights: tuple[int, ...] = ()) -> go.Figure:
+            heights: tuple[int, ...] = (), present: bool = False) -> go.Figure:
     """The animated objective-space figure of a run, with its regret curve and pull counts in the same frames.
 
     ``objectives``: 2 or 3 objective indices to draw (default the first two, or all three when L = 3);
@@ -149,14 +153,18 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     drives the frames itself (``Plotly.animate(gd, [name])``, frames named "0".."n-1" in order), reading
     `fig.layout.meta["bv"]` (`explain.meta`) for the rounds, sentences, phases and table of each frame, and its
     ``layouts`` (`layouts_of`: narrow and wide, at ``height`` and each of ``heights``, `watch_layout`).
+    ``present``: for a projector (presentation mode): every text at least 22 px (`palette.PRESENT_TEXT`), and the
+    title and the main legend left to the page (in ``meta``: ``title``, ``subtitle`` and ``legend``, `legend_entries`),
+    so that the objective space takes the room (`present_watch_layout`).
     """
     _check_common(trace, max_frames, controls, height, heights)
+    _check_flag(present, "present")
     inst, task = trace.instance, _task(trace)
     strips = task == "lexicographic" or inst.L == 1
     obj = _check_objectives(objectives, inst.L, strips)
     budget = frame_budget(trace, 3 if len(obj) == 3 and not strips else 2, 1)
     ctx = Context(trace, frame_indices(len(trace.snapshots), max(MIN_FRAMES, min(int(max_frames), budget))), obj,
-               _signs(trace, obj))
+                  _signs(trace, obj), text=PRESENT_TEXT if present else NORMAL_TEXT)
     whole = ((0, 1), (0, 1))  # every panel's place is set by `watch_layout`
     if strips:
         main: Panel = Strips(ctx, show_truth, first_axis=3)
@@ -168,29 +176,54 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     panels = [main, curves, Pulls(ctx, 2, whole)]
     redraw = isinstance(main, Scene)
     curves.x_title = ""  # said by the panel title: a "round t" axis title would collide with the pulls title
-    notes = [_panel_title(curves.title, 0, 1), _panel_title("pulls per arm", 0, 1)]
+    notes = [_panel_title(curves.title, ctx.text), _panel_title("pulls per arm", ctx.text)]
     meta = explain.meta(trace, ctx.idx, ctx.rounds, obj, redraw)
-    fig = _assemble(panels, [], _title(trace, task), notes, meta, controls, height)
-    if trace.snapshot_means is not None:
-        fig.layout.title.subtitle = {"text": "true means change every round (contextual)",
-                                     "font": {"size": 17, "color": INK}}
-    layouts = layouts_of(fig, lambda h, narrow: watch_layout(fig, main, curves, h, narrow), heights)
+    fig = _assemble(panels, [], _title(trace, task), notes, meta, controls, height, ctx.text)
+    subtitle = CONTEXTUAL if trace.snapshot_means is not None else ""
+    if subtitle and not present:
+        fig.layout.title.subtitle = {"text": subtitle, "font": {"size": 17, "color": INK}}
+    place = present_watch_layout if present else watch_layout
+    layouts = layouts_of(fig, lambda h, narrow: place(fig, main, curves, h, narrow), heights)
     if not controls:
-        fig.layout.meta = {"bv": {**meta, "layouts": layouts}}
+        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **(_to_page(fig, subtitle) if present else {})}}
     return fig
+
+
+def _to_page(fig: go.Figure, subtitle: str) -> dict:
+    """Presentation mode: the figure's title, subtitle and main legend move to the page (the meta says what they are),
+    so that the panels take the room."""
+    out = {"title": fig.layout.title.text, "subtitle": subtitle, "legend": legend_entries(fig)}
+    fig.layout.title.text = ""
+    fig.layout.legend.visible = False
+    return out
+
+
+def legend_entries(fig: go.Figure) -> list[dict]:
+    """The main legend's entries of an animated figure, in order: each one's name and look (``mode``, and ``marker``
+    and ``line`` where set), for a page to draw the legend itself."""
+    out = []
+    for t in fig.data:
+        if t.showlegend is False or t.legend not in (None, "legend"):
+            continue
+        d = t.to_plotly_json()
+        out.append({"name": d["name"], "mode": d.get("mode", "markers"),
+                    **{k: d[k] for k in ("marker", "line") if k in d}})
+    return out
 
 
 def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = None, max_frames: int = 300,
          show_truth: bool = True, controls: bool = True, height: int | None = None,
-         heights: tuple[int, ...] = ()) -> go.Figure:
+         heights: tuple[int, ...] = (), present: bool = False) -> go.Figure:
     """Two runs on the same instance side by side (A left, B right, one shared view), their curves together.
 
     Frames are aligned by round: the union of both runs' snapshot rounds (thinned evenly to the frame
     budget), each side showing its latest snapshot at or before the frame's round, so a run that stopped
     holds its last state. Lexicographic runs and L = 1 are drawn in 2-D over their first two objectives
     (interval strips side by side would not fit a screen). ``meta`` as `animate`, its sentences and phases
-    prefixed "A: " and "B: ", and its ``layouts`` (`layouts_of` of `race_layout`) as `animate`.
+    prefixed "A: " and "B: ", and its ``layouts`` (`layouts_of` of `race_layout`) as `animate`; ``present`` as
+    `animate` (`present_race_layout`).
     """
+    _check_flag(present, "present")
     _check_common(trace_a, max_frames, controls, height, heights, "trace_a")
     _check_common(trace_b, max_frames, controls, height, heights, "trace_b")
     inst = trace_a.instance
@@ -202,8 +235,8 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     three = len(obj) == 3
     rounds, ia, ib = race_frames(trace_a.snapshot_rounds, trace_b.snapshot_rounds,
                                  max(MIN_FRAMES, min(int(max_frames), frame_budget(trace_a, len(obj), 2))))
-    signs = _signs(trace_a, obj)
-    ca, cb = (Context(t, i, obj, signs, rounds=rounds) for t, i in ((trace_a, ia), (trace_b, ib)))
+    signs, text = _signs(trace_a, obj), PRESENT_TEXT if present else NORMAL_TEXT
+    ca, cb = (Context(t, i, obj, signs, rounds=rounds, text=text) for t, i in ((trace_a, ia), (trace_b, ib)))
     view = view_of(ca, cb)
     whole = ((0, 1), (0, 1))  # every panel's place is set by `race_layout`
     if three:
@@ -223,20 +256,24 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     for cu in (cu_a, cu_b):
         cu.yrange, cu.xmax, cu.x_title = [ymin, ymax], float(rounds[-1]), ""  # rounds: said by the slider
     name_a, name_b = plain(trace_a.algorithm), plain(trace_b.algorithm)
-    notes = [_panel_title(f"A: {name_a}", 0, 1), _panel_title(f"B: {name_b}", 0, 1),
-             _panel_title(f"{cu_a.title}: A solid, B dashed", 0, 1)]
+    notes = [_panel_title(f"A: {name_a}", text), _panel_title(f"B: {name_b}", text),
+             _panel_title(f"{cu_a.title}: A solid, B dashed", text)]
     title = (f"{name_a} (A) and {name_b} (B) on {plain(inst.name) or f'{inst.K} arms'}, "
              f"seed {trace_a.seed}" + ("" if trace_b.seed == trace_a.seed else f" and {trace_b.seed}"))
     meta = explain.race_meta(trace_a, trace_b, ia, ib, rounds, obj, three)
-    fig = _assemble([pa, cu_a, cu_b], [pb], title, notes, meta, controls, height)
+    fig = _assemble([pa, cu_a, cu_b], [pb], title, notes, meta, controls, height, text)
     fig.layout.legend2.update(bgcolor="rgba(0,0,0,0)")  # beside the curves, not over them
     if three:  # the curves' panel is small: 16 px tick labels need few ticks
         fig.layout.xaxis1.nticks = fig.layout.yaxis1.nticks = 3
     else:  # B's plane shares A's view and its y axis: no tick labels or title between the planes
         fig.layout.yaxis3.update(showticklabels=False, title_text="")
-    layouts = layouts_of(fig, lambda h, narrow: race_layout(fig, three, cu_a.title, h, narrow), heights)
+    if present:
+        layouts = layouts_of(fig, lambda h, narrow: present_race_layout(fig, three, cu_a.title, text, h, narrow),
+                             heights)
+    else:
+        layouts = layouts_of(fig, lambda h, narrow: race_layout(fig, three, cu_a.title, h, narrow), heights)
     if not controls:
-        fig.layout.meta = {"bv": {**meta, "layouts": layouts}}
+        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **(_to_page(fig, "") if present else {})}}
     return fig
 
 
@@ -251,9 +288,10 @@ def race_frames(rounds_a: np.ndarray, rounds_b: np.ndarray, max_frames: int
     return rounds, ia, ib
 
 
-def _panel_title(text: str, x: float, y: float) -> dict:
-    return {"text": text, "x": x, "y": y, "xref": "paper", "yref": "paper", "xanchor": "left", "yanchor": "bottom",
-            "showarrow": False, "font": {"size": PANEL_TITLE_SIZE, "color": INK}}
+def _panel_title(words: str, text: Text) -> dict:
+    """A panel's title (placed by the layouts) at ``text.panel`` px."""
+    return {"text": words, "x": 0, "y": 1, "xref": "paper", "yref": "paper", "xanchor": "left", "yanchor": "bottom",
+            "showarrow": False, "font": {"size": text.panel, "color": INK}}
 
 
 def _quiet(traces: list[dict]) -> list[dict]:
@@ -265,7 +303,7 @@ def _quiet(traces: list[dict]) -> list[dict]:
 
 
 def _assemble(panels: list[Panel], twins: list[Panel], title: str, notes: list[dict], meta: dict,
-              controls: bool, height: int | None) -> go.Figure:
+              controls: bool, height: int | None, text: Text) -> go.Figure:
     """One figure from its panels (``twins``: panels whose legend entries the first ones already give)."""
     statics = [t for p in panels for t in p.statics()]
     styles = [s for p in panels for s in p.styles()]
@@ -287,15 +325,17 @@ def _assemble(panels: list[Panel], twins: list[Panel], title: str, notes: list[d
     layout = base_layout(title, height=H, uirevision="keep", hovermode="closest", margin=margin,
                          meta={"bv": meta})
     layout["title"].update(y=0.985, yref="container", yanchor="top")
+    layout["title"]["font"]["size"] = text.title
     # the legend hangs below the title in pixels (container coordinates, its y set by `layouts_of`), so that neither
     # the title above nor the panel titles below it overlap it at any height
     layout["legend"].update(yref="container", yanchor="top", x=0.0, traceorder="normal")
+    layout["legend"]["font"]["size"] = text.legend
     for p in everything:
         layout.update(p.axes())
     layout["annotations"] = notes + [a for p in everything for a in p.annotations()]
     if controls:
         layout.update(_controls([str(r) for r in meta["rounds"]]))
-    return figure_of(statics + base, finish(layout), frames)
+    return figure_of(statics + base, finish(layout, text), frames)
 
 
 def _legend_entry(style: dict) -> dict:

@@ -15,13 +15,15 @@ from .objective_space import STATUS_RGB
 from .palette import INK, STATUS_COLORS
 
 ROUND_LINE_REACH = 10  # the current round's line, in plain y ranges: past the top of any the curves' legend raises
-
-LEGEND2_PX = (24, 46, 6.5, 10)  # the curves' legend (16 px font): a row, the line sample, a character, the padding
-
 MAX_CURVE_POINTS = 60  # per frame: a growing curve thinned to this many points (else frames grow as n^2)
-
 # Curves of one run: black, then the series colours (a lexicographic run has up to five objectives).
 CURVE_COLORS = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7")
+
+
+def legend2_px(font: int) -> tuple[float, float, float, float]:
+    """The curves' legend at ``font`` px: a row, the line sample, a character, the padding (measured against the drawn
+    legend at 16 px: 24, 46, 6.5 and 10 px; a row and a character grow with the font)."""
+    return 1.5 * font, 46.0, 6.5 * font / 16, 10.0
 
 
 def curve_series(ctx: Context, task: str) -> tuple[str, list[tuple[str, np.ndarray]]]:
@@ -101,11 +103,11 @@ class Curves(Panel):
     def legend_place(self, width: float, panels: float) -> tuple[str, float, list[float]]:
         """Where its legend goes when its panel is ``width`` px wide and shares ``panels`` px of height with the pulls
         below: the top corner ("left" or "right") whose curves stay lower under the legend's box (estimated from its
-        entries, `LEGEND2_PX`), the panel's height and its y range. Where the curves reach into the box in its corner,
+        entries, `legend2_px`), the panel's height and its y range. Where the curves reach into the box in its corner,
         the legend takes its room from both panels alike and the range rises until they pass under it: no curve is
         hidden, and the curves keep the height the pulls have. Otherwise the two panels are equal, the range plain.
         """
-        row, sample, char, pad = LEGEND2_PX
+        row, sample, char, pad = legend2_px(self.ctx.text.legend)
         names = [self.prefix + name for name, _ in self.series] if self.listed else []
         box_w = min(1.0, (sample + char * max(map(len, names), default=0) + pad) / width)
         legend = row * len(names) + pad + 4  # and a curve's 4 px line below it
@@ -130,7 +132,7 @@ class Curves(Panel):
                 f"yaxis{self.a}": {"domain": list(yd), "anchor": f"x{self.a}", "range": self.yrange},
                 # rows without Plotly's gap between groups: five objectives' entries fit a 1366x768 panel
                 "legend2": {"x": xd[0] + 0.01, "y": yd[1], "xanchor": "left", "yanchor": "top",
-                            "bgcolor": "rgba(255,255,255,0.85)", "font": {"size": 16, "color": INK},
+                            "bgcolor": "rgba(255,255,255,0.85)", "font": {"size": self.ctx.text.legend, "color": INK},
                             "traceorder": "normal", "tracegroupgap": 0}}
 
 

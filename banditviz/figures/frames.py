@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..trace import Trace
+from .palette import NORMAL_TEXT, Text
 
 START_WITH = "bv_start_with"  # a style key (removed before drawing): the trace's data before the first frame applied
 
@@ -66,6 +67,7 @@ class Context:
     signs: np.ndarray
     decimals: int = 4  # set by the main panel from its view: 1e-4 of the smallest axis span
     rounds: np.ndarray | None = None  # round shown by each frame (a race: may be past the snapshot's round)
+    text: Text = NORMAL_TEXT  # font sizes (presentation mode: PRESENT_TEXT)
 
     def __post_init__(self) -> None:
         if self.rounds is None:

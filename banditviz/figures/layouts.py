@@ -10,17 +10,11 @@ from .frames import Panel, num
 from .objective_space import SCENE_ASPECT, SCENE_CAMERA, Scene, Strips
 
 SCENE_WIDTH = 0.64  # share of the figure's width: a 3-D scene needs more than a plane (its corners stick out)
-
 TALL_RACE = 700  # px: a 3-D race figure at least this tall draws its scenes above the curves, else beside them
-
 NARROW = 1000  # px: a chart narrower than this takes its figure's narrow layout (662 px at 1366x768, 853 presenting)
-
 NARROWEST = 662  # px: the narrowest chart a layout is sized for (1366x768 with the sidebar)
-
-TICK_PX = 28  # px between a short panel's y tick labels, at least
-
+NARROWEST_PRESENTING = 853  # px: the same in presentation mode (1366x768 without the sidebar)
 LEGEND_COLUMNS = 3  # legend entries per row of a wide chart (2 in a narrow one): sets the top margin
-
 TITLE_PX, SUBTITLE_PX, ROW_PX, NOTES_PX = 44, 24, 26, 40  # the figure's title, its subtitle, a legend row, panel titles
 
 
@@ -41,9 +35,9 @@ def flat(places: dict) -> dict:
             for k, v in places.items()}
 
 
-def nticks(px: float) -> int:
-    """Plotly's tick count for a y axis ``px`` tall: its 16 px labels at least `TICK_PX` apart."""
-    return max(2, int(px // TICK_PX))
+def nticks(px: float, font: int = 16) -> int:
+    """Plotly's tick count for a y axis ``px`` tall: its ``font`` px labels at least 1.75 fonts apart (28 px at 16)."""
+    return max(2, int(px // (1.75 * font)))
 
 
 def legend_rows(fig: go.Figure, columns: int) -> int:
@@ -78,15 +72,9 @@ def watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: int, narro
               "annotations[1].y": low[1],
               "legend2.x": right[1] if corner == "right" else right[0] + 0.01, "legend2.y": high[1],
               "legend2.xanchor": corner, "yaxis.range": yrange,
-              # 16 px tick labels at least TICK_PX apart (Plotly draws 4 or more on a short axis)
+              # tick labels at least 1.75 fonts apart (Plotly draws 4 or more on a short axis)
               "yaxis.nticks": nticks(tall), "yaxis2.nticks": nticks(low[1] * h)}
-    if three:
-        places.update({"scene.domain.x": left, "scene.domain.y": (0.0, 1.0)})
-    elif isinstance(main, Strips):
-        places.update({f"xaxis{main.first + i}.domain": left for i in range(len(main.domains))})
-    else:
-        places.update({"xaxis3.domain": left, "yaxis3.domain": (0.0, 1.0)})
-    return flat(places)
+    return flat({**places, **_main_domain(main, left)})
 
 
 def race_layout(fig: go.Figure, three: bool, curves: str, height: int, narrow: bool) -> dict:
@@ -142,7 +130,82 @@ def race_layout(fig: go.Figure, three: bool, curves: str, height: int, narrow: b
         for scene, x in (("scene", left), ("scene2", right)):
             places.update({f"{scene}.domain.x": x, f"{scene}.domain.y": top, f"{scene}.camera.eye": camera,
                            f"{scene}.aspectratio": aspect})
-    else:  # a short chart's curves are short: their y tick labels at least TICK_PX apart
+    else:  # a short chart's curves are short: their y tick labels at least 1.75 fonts apart
         places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top,
                        "yaxis.nticks": nticks((low[1] - low[0]) * (height - edges["t"] - edges["b"]))})
+    return flat(places)
+
+
+# Presentation mode's edges (px): panel titles above; below, tick labels and an axis title; left, a plane's y tick
+# labels and title (a scene draws its own axes).
+PRESENT_EDGES = {"t": 46, "b": 96, "l": 104, "r": 12}
+
+
+def present_watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: int, narrow: bool) -> dict:
+    """A single run's places in presentation mode, where the page shows the figure's title and legend: the objective
+    space down the left (3-D a little wider), the curves over the pulls on the right, texts at the presentation
+    sizes (`palette.PRESENT_TEXT`). Between the panels, room in pixels for their tick labels and titles; the curves'
+    legend in a corner of the curves (`Curves.legend_place`, for the narrowest chart of the layout)."""
+    text = curves.ctx.text
+    three = isinstance(main, Scene)
+    edges = {**PRESENT_EDGES, "l": 20 if three else PRESENT_EDGES["l"]}
+    h = height - edges["t"] - edges["b"]
+    plot_w = (NARROWEST_PRESENTING if narrow else NARROW) - edges["l"] - edges["r"]
+    width = (0.64 if three else 0.6) + (0.0 if narrow else 0.02)
+    left, right = (0.0, width), (width + 96 / plot_w, 1.0)  # between: the curves' y tick labels ("1000") and a gap
+    gap = (text.tick + text.panel + 30) / h  # the curves' x tick labels, then the pulls' title
+    corner, tall, yrange = curves.legend_place((right[1] - right[0]) * plot_w, (1.0 - gap) * h)
+    high = (1.0 - tall / h, 1.0)
+    low = (0.0, high[0] - gap)
+    column = (right[1] - right[0]) * plot_w
+    places = {**{f"margin.{k}": v for k, v in edges.items()},
+              "xaxis.domain": right, "yaxis.domain": high, "xaxis2.domain": right, "yaxis2.domain": low,
+              "annotations[0].x": right[0], "annotations[0].y": high[1], "annotations[0].yshift": 8,
+              "annotations[1].x": right[0], "annotations[1].y": low[1],
+              "legend2.x": right[1] if corner == "right" else right[0] + 0.01, "legend2.y": high[1],
+              "legend2.xanchor": corner, "yaxis.range": yrange,
+              "yaxis.nticks": nticks(tall, text.tick), "yaxis2.nticks": nticks(low[1] * h, text.tick),
+              # rounds ("2000": 4 digits) and arms on a narrow column: few enough labels to stand side by side
+              "xaxis.nticks": max(3, int(column // (4 * text.tick))),
+              "xaxis2.dtick": arm_step(main.ctx.K, column, text.tick)}
+    return flat({**places, **_main_domain(main, left)})
+
+
+def arm_step(K: int, width: float, font: int) -> int:
+    """Every how many arms a pulls axis ``width`` px wide labels, its ``font`` px labels (~0.6 font a digit) apart:
+    1, 2, 5, 10, 20, ..."""
+    digits = len(str(max(K - 1, 0)))
+    steps = (m * 10 ** e for e in range(7) for m in (1, 2, 5))
+    return next(step for step in steps if -(-K // step) * (0.6 * font * digits + 8) <= width or step >= K)
+
+
+def _main_domain(main: Panel, left: tuple[float, float]) -> dict:
+    """The objective space's panel (a scene, the interval strips or a plane) over ``left`` of the width."""
+    if isinstance(main, Scene):
+        return {"scene.domain.x": left, "scene.domain.y": (0.0, 1.0)}
+    if isinstance(main, Strips):
+        return {f"xaxis{main.first + i}.domain": left for i in range(len(main.domains))}
+    return {"xaxis3.domain": left, "yaxis3.domain": (0.0, 1.0)}
+
+
+def present_race_layout(fig: go.Figure, three: bool, curves: str, text, height: int, narrow: bool) -> dict:
+    """A race's places in presentation mode (the page shows the title and the legend): A's and B's objective space
+    side by side over the curves, the curves' legend beside them, texts at the presentation sizes."""
+    edges = {**PRESENT_EDGES, "b": text.tick + 18, "l": 20 if three else PRESENT_EDGES["l"]}
+    h = height - edges["t"] - edges["b"]
+    low = (0.0, 0.22 if three else 0.24)
+    gap = (28 if three else text.tick + text.axis_title + 30) / h + text.panel / h  # planes' x axis, curves' title
+    top = (low[1] + gap, 1.0)
+    left, right = ((0.0, 0.49), (0.51, 1.0)) if three else ((0.0, 0.47), (0.53, 1.0))
+    places = {**{f"margin.{k}": v for k, v in edges.items()}, "legend2.x": right[0], "legend2.y": low[1],
+              "annotations[0].x": left[0], "annotations[0].y": top[1], "annotations[1].x": right[0],
+              "annotations[1].y": top[1], "annotations[2].x": left[0], "annotations[2].y": low[1],
+              "annotations[2].text": f"{curves}: A solid, B dashed", "xaxis.domain": left, "yaxis.domain": low,
+              "yaxis.nticks": nticks((low[1] - low[0]) * h, text.tick)}
+    if three:
+        for scene, x in (("scene", left), ("scene2", right)):
+            places.update({f"{scene}.domain.x": x, f"{scene}.domain.y": top, f"{scene}.camera.eye": SCENE_CAMERA["eye"],
+                           f"{scene}.aspectratio": SCENE_ASPECT})
+    else:
+        places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top})
     return flat(places)

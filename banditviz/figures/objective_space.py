@@ -171,7 +171,7 @@ class Plane(Panel):
                       "name": "estimated mean", "showlegend": False,
                       "marker": {"size": 17, "line": {"color": "white", "width": 1.5}},
                       "texttemplate": "%{customdata[0]}", "textposition": "top right",
-                      "textfont": {"size": 15, "color": "#222222"}, "cliponaxis": False,
+                      "textfont": {"size": self.ctx.text.label, "color": INK}, "cliponaxis": False,
                       "hovertemplate": "arm %{customdata[0]} (%{customdata[2]}), %{customdata[1]} pulls"
                                        "<br>estimate %{x:.3f}, %{y:.3f}<extra></extra>"}),
             self._ax({"type": "scatter", "mode": "markers", "name": "arm pulled at this round",
@@ -181,7 +181,8 @@ class Plane(Panel):
             self._ax({"type": "scatter", "mode": "text", "name": "no estimates yet", "showlegend": False,
                       "x": [float(self.ranges[0, 0] + 0.03 * np.ptp(self.ranges[0]))],
                       "y": [float(self.ranges[1, 0] + 0.04 * np.ptp(self.ranges[1]))], "textposition": "top right",
-                      "textfont": {"size": 16, "color": INK}, "cliponaxis": False, "hoverinfo": "skip"}),
+                      "textfont": {"size": self.ctx.text.note, "color": INK}, "cliponaxis": False,
+                      "hoverinfo": "skip"}),
         ]
         if self.has_arrow:
             out.append(self._ax({"type": "scatter", "mode": "lines+markers",
@@ -353,7 +354,7 @@ class Scene(Panel):
             # scene's pixel ratio when first drawn (1 with the figure, 2 later), so a label first drawn by a frame
             # would be half the size of one drawn with the figure (round 1's lone "0" stayed large all run long).
             out.append({"type": "scatter3d", "mode": "text", "name": "arm labels", "showlegend": False,
-                        "hoverinfo": "skip", "textfont": {"size": 18, "color": INK},
+                        "hoverinfo": "skip", "textfont": {"size": self.ctx.text.label_3d, "color": INK},
                         START_WITH: {**self._xyz(np.tile(self.centre, (K, 1)), self.ctx),
                                      "text": [str(a) for a in range(K)], "textfont": {"color": rgba(INK, 0)}}})
         for t in out:
@@ -423,7 +424,8 @@ class Scene(Panel):
     def axes(self) -> dict:
         """Few ticks (16 px labels overlap otherwise) and a camera far enough that no axis title is clipped."""
         (xd, yd), r = self.domain, self.ranges
-        ax = {f"{a}axis": {"range": r[j].tolist(), "title": {"text": axis_title(self.ctx, j)}, "nticks": 4,
+        few = 4 if self.ctx.text.tick <= 16 else 3  # larger labels (a projector): fewer of them
+        ax = {f"{a}axis": {"range": r[j].tolist(), "title": {"text": axis_title(self.ctx, j)}, "nticks": few,
                            "tickformat": ".2~f"} for j, a in enumerate("xyz")}
         return {self.scene: {"domain": {"x": list(xd), "y": list(yd)}, "aspectmode": "manual",
                              "aspectratio": SCENE_ASPECT, **ax, "camera": SCENE_CAMERA}}
@@ -532,5 +534,6 @@ class Strips(Panel):
     def annotations(self) -> list[dict]:
         """Each strip's objective named above it, horizontally: five stacked vertical titles would overlap."""
         return [{"text": axis_title(self.ctx, i), "x": self.domain_x[0], "y": b, "xref": "paper", "yref": "paper",
-                 "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": 18, "color": INK}}
+                 "xanchor": "left", "yanchor": "bottom", "showarrow": False,
+                 "font": {"size": self.ctx.text.panel, "color": INK}}
                 for i, (_, b) in enumerate(self.domains)]

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import plotly.graph_objects as go
 import plotly.io as pio
 
 STATUS_COLORS: dict[str, str] = {
@@ -42,6 +44,26 @@ TITLE_SIZE = 24
 TICK_SIZE = 16
 AXIS_TITLE_SIZE = 18
 FONT_FAMILY = "Arial, Helvetica, sans-serif"
+
+
+@dataclass(frozen=True)
+class Text:
+    """Font sizes (px) of an animated figure's texts: tick labels, axis titles, panel titles, legends, arm labels (2-D
+    and 3-D), notes in a plane and the figure's title."""
+
+    tick: int = TICK_SIZE
+    axis_title: int = AXIS_TITLE_SIZE
+    panel: int = 18
+    legend: int = 16
+    label: int = 15
+    label_3d: int = 18
+    note: int = 16
+    title: int = TITLE_SIZE
+
+
+NORMAL_TEXT = Text()
+# Presentation mode (a projector): every text at least 22 px, read from the back of a room (our decision, issue 24).
+PRESENT_TEXT = Text(tick=22, axis_title=24, panel=24, legend=22, label=22, label_3d=22, note=22, title=26)
 INK = "#222222"  # every text: 15.9:1 on white
 GRID = "#D9D9D9"
 _AXIS_KEY = re.compile(r"^[xy]axis\d*$")
@@ -103,26 +125,54 @@ def base_layout(title: str, **extra: Any) -> dict[str, Any]:
     return layout
 
 
-def _legible_axis(axis: dict[str, Any]) -> None:
-    axis.setdefault("tickfont", {}).update(size=max(TICK_SIZE, axis.get("tickfont", {}).get("size") or 0), color=INK)
+def _legible_axis(axis: dict[str, Any], text: Text) -> None:
+    axis.setdefault("tickfont", {}).update(size=max(text.tick, axis.get("tickfont", {}).get("size") or 0), color=INK)
     title = axis.setdefault("title", {})
-    title.setdefault("font", {}).update(size=max(AXIS_TITLE_SIZE, title.get("font", {}).get("size") or 0), color=INK)
+    title.setdefault("font", {}).update(size=max(text.axis_title, title.get("font", {}).get("size") or 0), color=INK)
     axis.setdefault("linecolor", "#444444")
     axis.setdefault("gridcolor", GRID)
 
 
-def finish(layout: dict[str, Any]) -> dict[str, Any]:
-    """Every axis of ``layout`` (2-D and each 3-D scene's) given projector fonts in dark ink; returns it."""
+def finish(layout: dict[str, Any], text: Text = NORMAL_TEXT) -> dict[str, Any]:
+    """Every axis of ``layout`` (2-D and each 3-D scene's) given fonts of at least ``text``'s sizes in dark ink;
+    returns it."""
     for key, value in list(layout.items()):
         if _AXIS_KEY.match(key):
-            _legible_axis(value)
+            _legible_axis(value, text)
             # Plotly's default ("hide past div") measures the labels again after placing each one: 7-20% of a
             # 3-D frame's redraw in a browser profile. The margins keep the labels inside the figure.
             value.setdefault("ticklabeloverflow", "allow")
         elif _SCENE_KEY.match(key):
             for a in "xyz":
-                _legible_axis(value.setdefault(f"{a}axis", {}))
+                _legible_axis(value.setdefault(f"{a}axis", {}), text)
     return layout
+
+
+def _raise_fonts(node: Any, least: int) -> None:
+    """Every font size in a figure's dict (any ``font``, ``tickfont``, ``textfont``, ... with a size) at least
+    ``least``."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith("font") and isinstance(value, dict) and isinstance(value.get("size"), (int, float)):
+                value["size"] = max(value["size"], least)
+            _raise_fonts(value, least)
+    elif isinstance(node, list):
+        for value in node:
+            _raise_fonts(value, least)
+
+
+def for_projector(fig: Any, least: int = PRESENT_TEXT.tick) -> Any:
+    """A copy of a static figure (not an animated one: `animate` lays itself out for a projector, ``present=True``)
+    whose every text is at least ``least`` px, its axes' margins grown to hold the larger labels (presentation
+    mode)."""
+    d = fig.to_dict()
+    layout = d.setdefault("layout", {})
+    layout.setdefault("font", {})["size"] = max(layout.get("font", {}).get("size") or 0, least)
+    _raise_fonts(d, least)
+    for key, axis in layout.items():
+        if _AXIS_KEY.match(key):
+            axis["automargin"] = True
+    return go.Figure(d)
 
 
 def legible(fig: Any) -> Any:
