@@ -190,20 +190,20 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
 
 
 def _to_page(fig: go.Figure, subtitle: str) -> dict:
-    """Presentation mode: the figure's title, subtitle and main legend move to the page (the meta says what they are),
-    so that the panels take the room."""
+    """Presentation mode: the figure's title, subtitle and legends move to the page (the meta says what they are), so
+    that the panels take the room."""
     out = {"title": fig.layout.title.text, "subtitle": subtitle, "legend": legend_entries(fig)}
     fig.layout.title.text = ""
-    fig.layout.legend.visible = False
+    fig.layout.legend.visible = fig.layout.legend2.visible = False
     return out
 
 
 def legend_entries(fig: go.Figure) -> list[dict]:
-    """The main legend's entries of an animated figure, in order: each one's name and look (``mode``, and ``marker``
-    and ``line`` where set), for a page to draw the legend itself."""
+    """The legends' entries of an animated figure, in order (the main legend's, then the curves'): each one's name and
+    look (``mode``, and ``marker`` and ``line`` where set), for a page to draw the legend itself."""
     out = []
-    for t in fig.data:
-        if t.showlegend is False or t.legend not in (None, "legend"):
+    for t in sorted(fig.data, key=lambda t: t.legend == "legend2"):
+        if t.showlegend is False:
             continue
         d = t.to_plotly_json()
         out.append({"name": d["name"], "mode": d.get("mode", "markers"),
@@ -330,6 +330,8 @@ def _assemble(panels: list[Panel], twins: list[Panel], title: str, notes: list[d
     # the title above nor the panel titles below it overlap it at any height
     layout["legend"].update(yref="container", yanchor="top", x=0.0, traceorder="normal")
     layout["legend"]["font"]["size"] = text.legend
+    for font in (layout["font"], layout["hoverlabel"]["font"]):  # any other text (hover labels): no smaller
+        font["size"] = max(font["size"], text.tick)
     for p in everything:
         layout.update(p.axes())
     layout["annotations"] = notes + [a for p in everything for a in p.annotations()]

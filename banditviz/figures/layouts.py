@@ -142,10 +142,10 @@ PRESENT_EDGES = {"t": 46, "b": 96, "l": 104, "r": 12}
 
 
 def present_watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: int, narrow: bool) -> dict:
-    """A single run's places in presentation mode, where the page shows the figure's title and legend: the objective
-    space down the left (3-D a little wider), the curves over the pulls on the right, texts at the presentation
-    sizes (`palette.PRESENT_TEXT`). Between the panels, room in pixels for their tick labels and titles; the curves'
-    legend in a corner of the curves (`Curves.legend_place`, for the narrowest chart of the layout)."""
+    """A single run's places in presentation mode, where the page shows the figure's title and legends: the objective
+    space down the left (3-D a little wider), the curves over the pulls on the right (the curves a little taller),
+    texts at the presentation sizes (`palette.PRESENT_TEXT`). Between the panels, room in pixels for their tick labels
+    and titles."""
     text = curves.ctx.text
     three = isinstance(main, Scene)
     edges = {**PRESENT_EDGES, "l": 20 if three else PRESENT_EDGES["l"]}
@@ -154,21 +154,19 @@ def present_watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: in
     width = (0.64 if three else 0.6) + (0.0 if narrow else 0.02)
     left, right = (0.0, width), (width + 96 / plot_w, 1.0)  # between: the curves' y tick labels ("1000") and a gap
     gap = (text.tick + text.panel + 30) / h  # the curves' x tick labels, then the pulls' title
-    corner, tall, yrange = curves.legend_place((right[1] - right[0]) * plot_w, (1.0 - gap) * h)
-    high = (1.0 - tall / h, 1.0)
-    low = (0.0, high[0] - gap)
+    low = (0.0, 0.45 * (1.0 - gap))
+    high = (low[1] + gap, 1.0)
     column = (right[1] - right[0]) * plot_w
     places = {**{f"margin.{k}": v for k, v in edges.items()},
               "xaxis.domain": right, "yaxis.domain": high, "xaxis2.domain": right, "yaxis2.domain": low,
               "annotations[0].x": right[0], "annotations[0].y": high[1], "annotations[0].yshift": 8,
               "annotations[1].x": right[0], "annotations[1].y": low[1],
-              "legend2.x": right[1] if corner == "right" else right[0] + 0.01, "legend2.y": high[1],
-              "legend2.xanchor": corner, "yaxis.range": yrange,
-              "yaxis.nticks": nticks(tall, text.tick), "yaxis2.nticks": nticks(low[1] * h, text.tick),
+              "yaxis.nticks": nticks((high[1] - high[0]) * h, text.tick),
+              "yaxis2.nticks": nticks(low[1] * h, text.tick),
               # rounds ("2000": 4 digits) and arms on a narrow column: few enough labels to stand side by side
               "xaxis.nticks": max(3, int(column // (4 * text.tick))),
               "xaxis2.dtick": arm_step(main.ctx.K, column, text.tick)}
-    return flat({**places, **_main_domain(main, left)})
+    return flat({**places, **_main_domain(main, left, h)})
 
 
 def arm_step(K: int, width: float, font: int) -> int:
@@ -179,29 +177,35 @@ def arm_step(K: int, width: float, font: int) -> int:
     return next(step for step in steps if -(-K // step) * (0.6 * font * digits + 8) <= width or step >= K)
 
 
-def _main_domain(main: Panel, left: tuple[float, float]) -> dict:
-    """The objective space's panel (a scene, the interval strips or a plane) over ``left`` of the width."""
+def _main_domain(main: Panel, left: tuple[float, float], plot_h: float | None = None) -> dict:
+    """The objective space's panel (a scene, the interval strips or a plane) over ``left`` of the width; given the plot
+    area's height (px), each strip's y tick labels at least 1.75 fonts apart."""
     if isinstance(main, Scene):
         return {"scene.domain.x": left, "scene.domain.y": (0.0, 1.0)}
     if isinstance(main, Strips):
-        return {f"xaxis{main.first + i}.domain": left for i in range(len(main.domains))}
+        out = {f"xaxis{main.first + i}.domain": left for i in range(len(main.domains))}
+        if plot_h is not None:
+            out.update({f"yaxis{main.first + i}.nticks": nticks((b - a) * plot_h, main.ctx.text.tick)
+                        for i, (a, b) in enumerate(main.domains)})
+        return out
     return {"xaxis3.domain": left, "yaxis3.domain": (0.0, 1.0)}
 
 
 def present_race_layout(fig: go.Figure, three: bool, curves: str, text, height: int, narrow: bool) -> dict:
-    """A race's places in presentation mode (the page shows the title and the legend): A's and B's objective space
-    side by side over the curves, the curves' legend beside them, texts at the presentation sizes."""
+    """A race's places in presentation mode (the page shows the title and the legends): A's and B's objective space
+    side by side over the curves (under A), texts at the presentation sizes."""
     edges = {**PRESENT_EDGES, "b": text.tick + 18, "l": 20 if three else PRESENT_EDGES["l"]}
     h = height - edges["t"] - edges["b"]
-    low = (0.0, 0.22 if three else 0.24)
-    gap = (28 if three else text.tick + text.axis_title + 30) / h + text.panel / h  # planes' x axis, curves' title
+    low = (0.0, 0.22)
+    # between: the planes' x tick labels and title (a scene's are inside it), then the curves' title
+    gap = (28 if three else text.tick + text.axis_title + 34) / h + (text.panel + 12) / h
     top = (low[1] + gap, 1.0)
     left, right = ((0.0, 0.49), (0.51, 1.0)) if three else ((0.0, 0.47), (0.53, 1.0))
-    places = {**{f"margin.{k}": v for k, v in edges.items()}, "legend2.x": right[0], "legend2.y": low[1],
+    places = {**{f"margin.{k}": v for k, v in edges.items()},
               "annotations[0].x": left[0], "annotations[0].y": top[1], "annotations[1].x": right[0],
               "annotations[1].y": top[1], "annotations[2].x": left[0], "annotations[2].y": low[1],
-              "annotations[2].text": f"{curves}: A solid, B dashed", "xaxis.domain": left, "yaxis.domain": low,
-              "yaxis.nticks": nticks((low[1] - low[0]) * h, text.tick)}
+              "annotations[2].text": f"{curves}: A solid, B dashed", "xaxis.domain": left,
+              "yaxis.domain": low, "yaxis.nticks": nticks((low[1] - low[0]) * h, text.tick)}
     if three:
         for scene, x in (("scene", left), ("scene2", right)):
             places.update({f"{scene}.domain.x": x, f"{scene}.domain.y": top, f"{scene}.camera.eye": SCENE_CAMERA["eye"],
