@@ -25,6 +25,7 @@ from banditviz import figures, fronts
 from banditviz.simulate import has_compiled_loop, has_fast_loop
 from banditviz.sweep import summary as sweep_summary
 from banditviz.sweep import sweep as run_sweep
+from banditviz.trace import column_name
 
 from . import state
 
@@ -89,6 +90,13 @@ def tidy(trace: banditviz.Trace) -> pd.DataFrame:
     frame.insert(0, "seed", trace.seed)
     frame.insert(0, "algorithm", trace.algorithm)
     return frame
+
+
+def readable(table: pd.DataFrame, instance: banditviz.Instance) -> pd.DataFrame:
+    """A sweep table or summary with its columns named as a reader takes them (`banditviz.trace.column_name`: the
+    pulled arm's expected reward per objective as ``cum_expected_reward[<objective>]``), for the page and its CSV
+    downloads."""
+    return table.rename(columns=lambda c: column_name(str(c), instance.objective_names))
 
 
 def correct(trace: banditviz.Trace) -> float:

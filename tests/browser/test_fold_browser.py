@@ -1,0 +1,54 @@
+"""Presentation mode (``present=1``): Learn's and Design's main figures are wholly on screen without scrolling, at
+1366x768 and 1920x1080, and take most of the height left under what is above them (`banditviz_app.fold`).
+
+Before the fix, Learn step 3's figure started at 590 px (1366x768) and 516 px (1920x1080), under a full-width text
+block, and Design's at 578 px under the instance's sources; every Learn figure (640 px tall) ended below the fold.
+Screenshots: artifacts/screenshots/fold_*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_journeys_browser import FIGURE, FULL_HD, LAPTOP, open_at, settle
+
+pytestmark = pytest.mark.browser
+
+STEPS = ["1 Dominance", "2 Pareto front", "3 Confidence boxes", "4 Effective front", "5 Pareto regret"]
+BOXES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(e => {
+  const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.height]; })"""
+
+
+def on_screen(page, figures: int = 1) -> list[list[float]]:
+    """The page's figures' (top, bottom, height), once ``figures`` of them are drawn; asserts each is wholly inside
+    the viewport and that together they fill at least 55% of the height below the first one's top."""
+    page.wait_for_function(f"() => document.querySelectorAll('.js-plotly-plot .main-svg').length >= {figures}",
+                           timeout=60_000)
+    settle(page)
+    page.wait_for_timeout(500)  # the stretched chart takes its container's height on its next frame
+    boxes = page.evaluate(BOXES)
+    height = page.viewport_size["height"]
+    assert len(boxes) == figures, boxes
+    for top, bottom, _ in boxes:
+        assert 0 <= top and bottom <= height, (boxes, height)
+    assert sum(h for *_, h in boxes) >= 0.55 * (height - boxes[0][0]), (boxes, height)
+    return boxes
+
+
+@pytest.mark.parametrize("size", [LAPTOP, FULL_HD], ids=["1366x768", "1920x1080"])
+def test_learn_steps_fit_the_screen_in_presentation_mode(new_context, server, screenshot, size):
+    page = open_at(new_context, server, "learn?present=1", size)
+    page.wait_for_selector(FIGURE)
+    for step in STEPS:
+        page.get_by_text(step, exact=True).click()
+        boxes = on_screen(page, 2 if step.startswith("5") else 1)
+        screenshot(page, f"fold_learn_{step.split()[0]}_{size[0]}")
+        assert boxes[0][0] < 0.45 * size[1]  # the figure starts in the upper part of the screen
+
+
+@pytest.mark.parametrize("size", [LAPTOP, FULL_HD], ids=["1366x768", "1920x1080"])
+def test_design_preview_fits_the_screen_in_presentation_mode(new_context, server, screenshot, size):
+    page = open_at(new_context, server, "design?preset=default&present=1", size)
+    page.wait_for_selector(FIGURE)
+    top = on_screen(page)[0][0]
+    assert top < 0.35 * size[1]
+    screenshot(page, f"fold_design_{size[0]}")
