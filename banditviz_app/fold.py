@@ -17,7 +17,7 @@ import streamlit as st
 from . import charts, state
 
 CSS = Path(__file__).with_name("fold.css")
-NAMES = ("learn", "design", "half_learn_a", "half_learn_b")  # the boxes fold.css sizes
+NAMES = ("learn", "learn_second", "design")  # the boxes fold.css sizes
 
 
 def style() -> None:

@@ -8,9 +8,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import banditviz
-from banditviz import figures
+from banditviz import figures, limits
 from banditviz.instances import uniform_box
-from banditviz_app import fold, lesson, runs, state
+from banditviz_app import fold, forms, lesson, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
@@ -57,8 +57,14 @@ def step_pareto_front() -> None:
     text.markdown("The **Pareto front** is the set of arms that no other arm dominates: the best trade-offs. "
                   "There is no single best arm, so a learner must find, or play, the whole front.")
     K = text.slider("Try it: number of arms", 3, 40, 12, key="learn_K", persist_state="session")
-    seed = text.number_input("seed of the random arms", 0, 10_000, 1, key="learn_seed", persist_state="session")
-    cloud = uniform_box(K, 2, seed=int(seed), sigma=0.5)
+    typed = forms.number_field("seed of the random arms", "learn_seed", 1, whole=True, container=text,
+                               persist_state="session", help="A whole number from 0 to 10,000.")
+    try:
+        seed = limits.check_int("seed of the random arms", typed, 0, 10_000)
+    except ValueError as exc:
+        text.error(f"{exc}; the arms of seed 1 are shown", icon=":material/error:")
+        seed = 1
+    cloud = uniform_box(K, 2, seed=seed, sigma=0.5)
     text.markdown(f"### {lesson.front_sentence(len(cloud.pareto_set), K)}")
     with fig_col:
         preview(cloud, "learn_front", unit_square=True)
@@ -121,17 +127,18 @@ def step_pareto_regret() -> None:
                               int(horizon))
     curves = runs.curve_frame(table)
     text.markdown(lesson.growth_sentence(curves, int(horizon)))
-    with fig_col:
+    with fig_col:  # the picked arm and the curves: side by side on a projector (each the screen's height), else stacked
+        first, second = st.columns(2) if state.presenting() else (st.container(), st.container())
         picked = figures.instance_preview(default).update_layout(title_font_size=20, height=420)
         means = default.display(default.means)[arm]
         picked.add_scatter(x=[means[0]], y=[means[1]], mode="markers", name=f"picked: {default.arm_names[arm]}",
                            marker={"size": 30, "symbol": "circle-open", "color": "#d62728", "line": {"width": 4}})
-        with fold.box("half_learn_a"):
+        with first, fold.box("learn"):
             fold.show(picked, key="learn_picked")
         fig = figures.regret_curves(curves, metric="pareto_regret")
         fig.update_layout(title_text=f"cumulative Pareto regret, 5 seeds, {int(horizon):,} rounds", title_font_size=20,
                           height=420)
-        with fold.box("half_learn_b"):
+        with second, fold.box("learn_second"):
             fold.show(fig, key="learn_regret")
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_journeys_browser import FIGURE, LAPTOP, SMALL, open_at, query, settle
+
+import banditviz
+from tests.browser.test_journeys_browser import FIGURE, LAPTOP, SMALL, open_at, query, settle
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +27,9 @@ def type_into_cell(page, row: int, column: int, text: str, columns: int = 3) -> 
     """Click the arm table's cell (row, column) and type ``text`` as a person does (the first key opens the editor),
     then Enter. Columns count the arm name as 0; the grid draws a 33 px row-marker column and equal columns."""
     settle(page)
-    grid = page.locator("[data-testid='stDataFrame']").first.bounding_box()
+    table = page.locator("[data-testid='stDataFrame']").first
+    table.evaluate("e => e.scrollIntoView({block: 'center'})")  # its lower rows may be under the fold
+    grid = table.bounding_box()
     width = (grid["width"] - 33) / columns
     page.mouse.click(grid["x"] + 33 + (column + 0.5) * width, grid["y"] + 35 + 35 * row + 17)
     page.keyboard.type(text, delay=KEY_DELAY)
@@ -108,16 +112,18 @@ def test_watch_and_compare_fields_keep_typed_numbers_or_say_why_not(new_context,
     page = open_at(new_context, server, f"?preset=default&alg=mo_epsilon_greedy&{SMALL}", LAPTOP)
     page.wait_for_selector(FIGURE)
     page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    default = banditviz.get_algorithm("mo_epsilon_greedy").defaults()["epsilon"]  # the link leaves a default out
     for text in TYPED:  # epsilon: a probability in [0, 1]
         type_into_field(page, "epsilon", text)
         before = query(page).get("p")
         page.get_by_role("button", name="Run", exact=True).click()
         if 0 <= float(text) <= 1:
-            wait_for(page, lambda: json.loads(query(page).get("p", "{}")).get("epsilon"), float(text),
+            wait_for(page, lambda: json.loads(query(page).get("p", "{}")).get("epsilon", default), float(text),
                      f"epsilon after typing {text}")
         else:
             assert "epsilon" in refused(page, "'epsilon'") and query(page).get("p") == before
         settle(page)
+    type_into_field(page, "epsilon", "0.5")  # valid again: the form sends every field with the horizon
     for text in TYPED:  # the horizon: a whole number from 1
         type_into_field(page, "Horizon T (rounds)", text)
         before = query(page)["T"]
