@@ -66,7 +66,7 @@ def metric_label(metric: str) -> str:
     if metric.startswith("priority_regret_"):
         return f"priority regret, objective {metric.rsplit('_', 1)[1]}"
     if metric.startswith("reward_"):
-        return f"expected reward of the pulled arm, objective {metric.rsplit('_', 1)[1]}"
+        return f"expected reward, obj. {metric.rsplit('_', 1)[1]}"  # short: a subplot title of five
     return _METRIC_LABELS.get(metric, metric.replace("_", " "))
 
 

@@ -38,11 +38,27 @@ def type_into_cell(page, row: int, column: int, text: str, columns: int = 3) -> 
 
 def type_into_field(page, label: str, text: str) -> None:
     """Click the number field ``label``, select what it holds, type ``text`` as a person does, leave it (Tab)."""
+    settle(page)  # a run that changed the instance draws the field anew: the old one goes when the run ends
     field = page.get_by_label(label, exact=True)
     field.click()
     page.keyboard.press("Control+a")
     page.keyboard.type(text, delay=KEY_DELAY)
     page.keyboard.press("Tab")
+
+
+def typed_until(page, label: str, text: str, done) -> None:
+    """`type_into_field` until ``done()``: a change of the instance makes the page run twice and draws the field
+    anew, and keys typed into the field being replaced are lost (seen at a load of 8-10): the whole step is tried
+    again, three times at most, as `submit_run` does for the Watch form."""
+    for attempt in range(3):
+        type_into_field(page, label, text)
+        for _ in range(60):
+            if done():
+                return
+            page.wait_for_timeout(250)
+        if attempt == 2:
+            raise AssertionError(f"{label} after typing {text}: never done")
+        settle(page)
 
 
 def link_instance(page) -> dict:
@@ -69,9 +85,15 @@ def test_design_table_keeps_typed_numbers(new_context, server, screenshot):
     page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
     page.wait_for_selector(FIGURE)
     for row, text in enumerate(TYPED):  # the first cell on a fresh page: where the keys used to be lost
-        type_into_cell(page, row, 1, text)
-        wait_for(page, lambda r=row: (link_instance(page).get("means") or [[None]] * 4)[r][0], float(text),
-                 f"means[{row}][0] after typing {text}")
+        for attempt in range(3):  # a late rerun may redraw the grid and close the editor: type the cell again
+            type_into_cell(page, row, 1, text)
+            try:
+                wait_for(page, lambda r=row: (link_instance(page).get("means") or [[None]] * 4)[r][0], float(text),
+                         f"means[{row}][0] after typing {text}", timeout_ms=15_000)
+                break
+            except AssertionError:
+                if attempt == 2 or row == 0:  # the first cell must take its keys at once: that was the bug
+                    raise
     screenshot(page, "typed_design_table")
     means = link_instance(page)["means"]
     assert [m[0] for m in means[:4]] == [0.1, 0.001, -0.25, 3.0] and means[4][0] == 0.15  # the others unchanged
@@ -83,12 +105,12 @@ def test_design_noise_and_generator_fields_keep_typed_numbers_or_say_why_not(new
     page.wait_for_selector(FIGURE)
     kept = None
     for text in TYPED:  # the noise's sigma: a number in (0, 1000]
-        type_into_field(page, "sigma (Gaussian)", text)
         if float(text) > 0:
-            wait_for(page, lambda: link_instance(page).get("sigma"), float(text), f"sigma after typing {text}")
+            typed_until(page, "sigma (Gaussian)", text, lambda t=float(text): link_instance(page).get("sigma") == t)
             kept = float(text)
         else:
-            assert "sigma" in refused(page, "sigma") and link_instance(page)["sigma"] == kept
+            typed_until(page, "sigma (Gaussian)", text, lambda: page.locator(ERROR).filter(has_text="sigma").count())
+            assert link_instance(page)["sigma"] == kept
         settle(page)
     page.get_by_role("tab", name="Generate").click()
     for label, name, whole in (("noise sigma", "sigma", False), ("arms K", "K", True)):
