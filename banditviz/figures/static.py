@@ -321,8 +321,9 @@ def confidence_boxes(trace: Trace, index: int = -1, margin: float = 0.5) -> go.F
     """The learner's confidence boxes at snapshot ``index`` of a run on a 2-objective fixed-means instance: each arm's
     estimate, its box [lower, upper] and its true mean (unseen by the learner).
 
-    The view is fixed by the truth alone (``margin`` around the true means), so that the same instance shows its
-    boxes shrinking from one run length to the next; a box wider than the view runs off its edges.
+    The view is ``margin`` around the true means, so that the same instance shows its boxes shrinking from one run
+    length to the next, widened to hold every estimate (early, a noisy estimate lies far out); a box wider than the
+    view runs off its edges.
     """
     if not isinstance(trace, Trace):
         raise ValueError(f"trace: must be a banditviz Trace, got {type(trace).__name__}")
@@ -353,7 +354,9 @@ def confidence_boxes(trace: Trace, index: int = -1, margin: float = 0.5) -> go.F
                    f"each arm pulled {words.times(int(np.min(snap.counts)))}" if np.ptp(snap.counts) == 0
                    else f"pulls per arm: {int(np.min(snap.counts)):,} to {int(np.max(snap.counts)):,}")
     layout = base_layout(title, height=640)
-    ranges = [[float(truth[:, j].min()) - margin, float(truth[:, j].max()) + margin] for j in range(2)]
+    seen = np.vstack([truth, est[drawn]])
+    ranges = [[min(float(truth[:, j].min()) - margin, float(seen[:, j].min()) - 0.1 * margin),
+               max(float(truth[:, j].max()) + margin, float(seen[:, j].max()) + 0.1 * margin)] for j in range(2)]
     layout.update(xaxis={"title": {"text": axis_label(inst, 0)}, "range": ranges[0]},
                   yaxis={"title": {"text": axis_label(inst, 1)}, "range": ranges[1]})
     return go.Figure(data=data, layout=finish(layout))
