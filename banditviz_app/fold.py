@@ -34,5 +34,12 @@ def box(name: str) -> Any:
 
 
 def show(fig: go.Figure, key: str) -> Any:
-    """`charts.show`, stretched to its `box` in presentation mode, at the figure's own height otherwise."""
-    return charts.show(fig, key=key, height="stretch" if state.presenting() else "content")
+    """`charts.show`, stretched to its `box` in presentation mode, at the figure's own height otherwise.
+
+    Stretched, the figure's height is the screen's, not the one its legend was placed for (a fraction of the plot
+    below it, under the projector's larger axis titles): the legend is anchored to the figure's bottom edge instead,
+    and the plot gives it room."""
+    if not state.presenting():
+        return charts.show(fig, key=key, height="content")
+    fig = go.Figure(fig).update_layout(legend={"yref": "container", "y": 0, "yanchor": "bottom"})
+    return charts.show(fig, key=key, height="stretch")

@@ -17,12 +17,13 @@ state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app
 st.markdown("## Learn: Pareto bandits in five steps")
 fold.style()
 SHADES = ("rgba(120,120,120,0.18)", "rgba(70,130,180,0.14)")  # step 1's boxes: the first arm's, the second's
+UNIT_Y = [-0.02, 1.1]  # the unit square's y range, with room above for the label of an arm at 1
 
 
 def preview(instance: banditviz.Instance, key: str, unit_square: bool = False) -> None:
     fig = figures.instance_preview(instance).update_layout(title_font_size=20)
     if unit_square:  # fixed axes, so that moving an arm moves the point, not the axes
-        fig.update_layout(xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02])
+        fig.update_layout(xaxis_range=[-0.02, 1.02], yaxis_range=UNIT_Y)
     with fold.box("learn"):
         fold.show(fig, key=key)
 
@@ -40,7 +41,7 @@ def step_dominance() -> None:
     verdict, shades = lesson.dominance(points)
     text.markdown(f"### {verdict}")
     with fig_col:
-        fig = figures.instance_preview(pair).update_layout(xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02])
+        fig = figures.instance_preview(pair).update_layout(xaxis_range=[-0.02, 1.02], yaxis_range=UNIT_Y)
         for i, shade in enumerate(shades):  # under the points, named in the legend (never written over a point)
             x, y = shade.corner
             fig.add_trace(go.Scatter(x=[-0.02, x, x, -0.02, -0.02], y=[-0.02, -0.02, y, y, -0.02], fill="toself",
@@ -127,18 +128,18 @@ def step_pareto_regret() -> None:
                               int(horizon))
     curves = runs.curve_frame(table)
     text.markdown(lesson.growth_sentence(curves, int(horizon)))
-    with fig_col:  # the picked arm and the curves: side by side on a projector (each the screen's height), else stacked
-        first, second = st.columns(2) if state.presenting() else (st.container(), st.container())
+    with fig_col:  # the picked arm (on a projector: the screen's height), then the curves
         picked = figures.instance_preview(default).update_layout(title_font_size=20, height=420)
         means = default.display(default.means)[arm]
         picked.add_scatter(x=[means[0]], y=[means[1]], mode="markers", name=f"picked: {default.arm_names[arm]}",
                            marker={"size": 30, "symbol": "circle-open", "color": "#d62728", "line": {"width": 4}})
-        with first, fold.box("learn"):
+        picked.update_layout(showlegend=not state.presenting())  # on a projector its 6 rows would squash the plot
+        with fold.box("learn"):
             fold.show(picked, key="learn_picked")
         fig = figures.regret_curves(curves, metric="pareto_regret")
         fig.update_layout(title_text=f"cumulative Pareto regret, 5 seeds, {int(horizon):,} rounds", title_font_size=20,
                           height=420)
-        with second, fold.box("learn_second"):
+        with fold.box("learn_second"):
             fold.show(fig, key="learn_regret")
 
 
