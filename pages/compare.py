@@ -5,7 +5,7 @@ import time
 import pandas as pd
 import streamlit as st
 
-from banditviz import figures, fronts, guarantees
+from banditviz import figures, fronts, guarantees, limits, words
 from banditviz_app import charts, forms, runs, state
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
@@ -19,8 +19,9 @@ MAX_COMPARE_SEEDS = 200
 setting = state.current()
 inst = setting.instance
 st.markdown("## Compare algorithms")
-st.caption(f"Instance **{state.plain(inst.name or 'custom')}** ({inst.K} arms, {inst.L} objectives). Every algorithm "
-           "runs at its paper defaults; seed s gives every algorithm the same noise for the same arm pull.")
+st.caption(f"Instance **{state.plain(inst.name or 'custom')}** ({inst.K} arms, {words.count(inst.L, 'objective')}). "
+           "Every algorithm runs at its paper defaults; seed s gives every algorithm the same noise for the same arm "
+           "pull.")
 
 algs = forms.compatible(inst.kind)
 same_task = [setting.algorithm, *(n for n, s in algs.items()
@@ -31,12 +32,17 @@ with st.form("compare_form"):
     chosen = st.multiselect("Algorithms", list(algs), format_func=lambda n: forms.labelled(n, algs[n].paper),
                             key=forms.seeded(f"compare_algs_{inst.kind}", list(last[1]) if last else same_task[:4]))
     c1, c2 = st.columns(2)
-    n_seeds = c1.number_input("Seeds (runs per algorithm)", 1, MAX_COMPARE_SEEDS,
-                              key=forms.seeded("compare_seeds", last[2] if last else 5))
-    horizon = c2.number_input("Horizon T", 10, MAX_COMPARE_HORIZON, step=100,
-                              key=forms.seeded("compare_T", last[3] if last else min(setting.horizon, 2000)))
+    n_seeds = forms.number_field("Seeds (runs per algorithm)", "compare_seeds", last[2] if last else 5, whole=True,
+                                 container=c1)
+    horizon = forms.number_field("Horizon T", "compare_T", last[3] if last else min(setting.horizon, 2000),
+                                 whole=True, container=c2)
     if st.form_submit_button("Run the comparison", type="primary"):
-        st.session_state["compare_request"] = (setting.instance_json, tuple(chosen), int(n_seeds), int(horizon))
+        try:
+            st.session_state["compare_request"] = (
+                setting.instance_json, tuple(chosen), limits.check_int("seeds", n_seeds, 1, MAX_COMPARE_SEEDS),
+                limits.check_int("horizon", horizon, 10, MAX_COMPARE_HORIZON))
+        except ValueError as exc:
+            state.show_error(exc, "Not run, the last comparison is kept")
 
 
 
@@ -84,13 +90,14 @@ def regret_tab(curves) -> None:
     """Mean cumulative regret curves of the algorithms that record the chosen metric."""
     metrics = [c for c in curves.columns if c not in ("algorithm", "seed", "round")]
     c1, c2, c3 = st.columns([2, 1, 1])
-    metric = c1.selectbox("Metric", metrics, key="compare_metric", persist_state="session")
+    metric = c1.selectbox("Metric", metrics, format_func=figures.metric_label, key="compare_metric",
+                          persist_state="session")
     log_x = c2.checkbox("log rounds", key="compare_logx", persist_state="session")
     log_y = c3.checkbox("log regret", key="compare_logy", persist_state="session")
     shown = curves[curves.groupby("algorithm")[metric].transform(lambda v: v.notna().any())]
     missing = [a for a in pd.unique(curves["algorithm"]) if a not in set(shown["algorithm"])]
     if missing:
-        st.caption(f"Not drawn ({metric} is not recorded for them): {', '.join(missing)}.")
+        st.caption(f"Not drawn ({figures.metric_label(metric)} is not recorded for them): {', '.join(missing)}.")
     charts.show(figures.regret_curves(shown, metric=metric, log_x=log_x, log_y=log_y), key="compare_curves")
 
 
@@ -137,10 +144,10 @@ for tab, draw in zip(forms.tabs(list(views), "compare_tab"), views.values(), str
         draw()
 
 st.subheader("Summary")
-st.dataframe(runs.summary(table), hide_index=True, key="compare_summary")
+st.dataframe(runs.readable(runs.summary(table), inst), hide_index=True, key="compare_summary")
 c1, c2 = st.columns(2)
 # The files are made when a button is clicked (deferred), not with every run of the page.
-c1.download_button("Summary (CSV)", lambda table=table: runs.summary(table).to_csv(index=False), "compare_summary.csv",
-                   "text/csv")
-c2.download_button("Every run, every recorded round (CSV)", lambda table=table: table.to_csv(index=False),
-                   "compare_runs.csv", "text/csv")
+c1.download_button("Summary (CSV)", lambda table=table: runs.readable(runs.summary(table), inst).to_csv(index=False),
+                   "compare_summary.csv", "text/csv")
+c2.download_button("Every run, every recorded round (CSV)",
+                   lambda table=table: runs.readable(table, inst).to_csv(index=False), "compare_runs.csv", "text/csv")

@@ -51,10 +51,14 @@ class _Empirical(Algorithm):
             return t - 1
         return None
 
-    def _pick_front(self, vectors: np.ndarray, what: str) -> int:
+    def _pick_front(self, vectors: np.ndarray, what: str, plural: str) -> int:
+        """A uniform arm of the Pareto front of ``vectors`` (``what`` / ``plural``: one arm's vector, named)."""
         front = np.flatnonzero(pareto_mask(vectors))
         arm = int(front[self.rng.integers(len(front))])
-        self.last_why = f"arm {arm} drawn uniformly from the {len(front)} arms whose {what} are Pareto optimal"
+        if len(front) == 1:
+            self.last_why = f"arm {arm} is the only arm whose {what} is Pareto optimal"
+        else:
+            self.last_why = f"arm {arm} drawn uniformly from the {len(front)} arms whose {plural} are Pareto optimal"
         return arm
 
     def _hoeffding_radius(self) -> np.ndarray:
@@ -86,7 +90,7 @@ class Uniform(_Empirical):
     def select(self, t: int) -> int:
         self.t = t
         arm = (t - 1) % self.K
-        self.last_why = f"round robin: arm {arm}'s turn"
+        self.last_why = f"every arm in turn: arm {arm} now"
         return arm
 
 
@@ -103,7 +107,8 @@ class ParetoUCB1(_Empirical):
         arm = self._initial(t)
         if arm is not None:
             return arm
-        return self._pick_front(self.stats.means + self.radius()[:, None], "optimistic index vectors")
+        return self._pick_front(self.stats.means + self.radius()[:, None], "optimistic index vector",
+                               "optimistic index vectors")
 
     def state(self) -> RoundState:
         r = self.radius()
@@ -148,7 +153,7 @@ class ParetoTS(_Empirical):
             self.samples = mean + self._posterior_sd()[:, None] * self.rng.standard_normal((self.K, self.L))
         else:
             self.samples = self.rng.beta(*self._beta_posterior())
-        return self._pick_front(self.samples, "posterior samples")
+        return self._pick_front(self.samples, "posterior sample", "posterior samples")
 
     def state(self) -> RoundState:
         drawn = np.where(np.isnan(self.samples), self.stats.means, self.samples)  # no draw yet: the means
@@ -169,6 +174,6 @@ class MOEpsilonGreedy(_Empirical):
             return arm
         if self.rng.random() < self.params["epsilon"]:
             arm = int(self.rng.integers(self.K))
-            self.last_why = f"exploration (probability {self.params['epsilon']:g}): arm {arm} drawn uniformly"
+            self.last_why = f"exploration (probability {self.params['epsilon']:g}): arm {arm} drawn uniformly at random"
             return arm
-        return self._pick_front(self.stats.means, "empirical means")
+        return self._pick_front(self.stats.means, "empirical mean", "empirical means")

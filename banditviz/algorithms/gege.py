@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from .. import design
+from .. import design, words
 from .base import Param, Problem, register
 from .psi_common import (
     BUDGET,
@@ -119,9 +119,9 @@ class _GEGE(BatchedIdentifier):
         reasons = {}
         for i in out:
             if S[i]:
-                reasons[int(A[i])] = f"empirically Pareto optimal in round {self.batch} with gap {gaps[i]:.4g}; {rule}"
+                reasons[int(A[i])] = f"empirically Pareto optimal in batch {self.batch} with gap {gaps[i]:.4g}; {rule}"
             else:
-                reasons[int(A[i])] = (f"its estimate is dominated by arm {A[witness[i]]}'s in round {self.batch} "
+                reasons[int(A[i])] = (f"its estimate is dominated by arm {A[witness[i]]}'s in batch {self.batch} "
                                       f"(gap {gaps[i]:.4g}); {rule}")
         acc, rej = A[out][S[out]], A[out][~S[out]]
         self.accepted.extend(int(a) for a in acc)
@@ -133,8 +133,8 @@ class _GEGE(BatchedIdentifier):
         return tuple(sorted(set(self.accepted) | {int(a) for a in A[S]}))
 
     def pull_sentence(self, arm: int, batch: int, pos: int, size: int) -> str:
-        return (f"round {batch}: arm {arm} pulled (design weight {self.weights[arm]:.3f}; "
-                f"pull {pos} of {size} in this round)")
+        return (f"batch {batch}: arm {arm} pulled (design weight {self.weights[arm]:.3f}; "
+                f"pull {pos:,} of {size:,} in this batch)")
 
 
 @register("gege_fb", paper=PAPER, task="identify", kinds=ID_KINDS, recommends_every_round=True,
@@ -165,10 +165,13 @@ class GEGEFixedBudget(_GEGE):
         A = self.active
         n_next = math.ceil(self.h / 2**r)
         order = halving_order(A, gaps, S)
-        self.events.append(f"round {r} ended: {len(A)} active arms, empirical Pareto set {fmt_set(A[S])}; "
-                           f"the {n_next} arm(s) with the smallest empirical gaps stay active")
+        stay = ("the arm with the smallest empirical gap stays" if n_next == 1
+                else f"the {n_next} arms with the smallest empirical gaps stay")
+        self.events.append(f"batch {r} ended: {words.count(len(A), 'active arm')}, empirical Pareto set "
+                           f"{fmt_set(A[S])}; {stay} active")
         guess = self.guess(S, A)
-        self.discard(mu, S, gaps, np.sort(order[n_next:]), f"not among the {n_next} smallest gaps")
+        self.discard(mu, S, gaps, np.sort(order[n_next:]),
+                     "not the smallest gap" if n_next == 1 else f"not among the {n_next} smallest gaps")
         if r >= self.R:
             self.finish(set(self.accepted) | set(self.active.tolist()), f"the budget of {self.T} pulls is spent")
         else:
@@ -236,18 +239,19 @@ class GEGEFixedConfidence(_GEGE):
         A = self.active
         accept, reject = self.ACCEPT * eps_r, self.REJECT * eps_r
         out = np.flatnonzero((S & (gaps >= accept)) | (~S & (gaps >= reject)))
-        self.events.append(f"round {r} ended (eps_r = {eps_r:.4g}): empirical Pareto set {fmt_set(A[S])}; "
+        self.events.append(f"batch {r} ended (target precision {eps_r:.4g}): empirical Pareto set {fmt_set(A[S])}; "
                            f"accept optimal arms with gap >= {accept:.4g}, reject dominated arms with gap >= "
                            f"{reject:.4g}")
         guess = self.guess(S, A)
-        self.discard(mu, S, gaps, out, "its gap passed the threshold of this round")
+        self.discard(mu, S, gaps, out, "its gap passed the threshold of this batch")
         answer = set(self.accepted) | set(self.active.tolist())
         if len(self.active) <= 1:
             self.finish(answer, "at most one arm is still active")
         elif self.params["eps"] > 0 and eps_r / 2 <= self.params["eps"] / 4:
-            self.finish(answer, f"the next precision eps_r = {eps_r / 2:.4g} is <= eps/4 (eps-PSI)")
+            self.finish(answer, f"the next target precision, {eps_r / 2:.4g}, is at most a quarter of the tolerance "
+                                f"eps = {self.params['eps']:g}")
         elif r >= self.params["max_rounds"]:
-            self.finish(answer, f"max_rounds = {r} reached")
+            self.finish(answer, f"the cap of {r} batches is reached")
         else:
             self.recommendation = guess
             self._plan()

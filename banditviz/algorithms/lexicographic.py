@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import limits
+from .. import limits, words
 from ..estimators import RunningMeans, SharedRidge
 from .base import ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 from .lexicographic_core import (
@@ -183,20 +183,18 @@ class _Lexicographic(Algorithm):
         return self.problem.objective_names[i]
 
     def _describe(self, c: Cascade) -> str:
-        """One sentence per filter run: per objective, the best-UCB arm, the cut and the arms removed."""
+        """One sentence per filter run: per objective, the arm with the highest upper confidence bound (UCB), the
+        cut and the arms removed."""
         parts, before = [], c.start
         for i, (kept, best, (lo, hi)) in enumerate(zip(c.sets, c.x_hat, c.bounds, strict=True)):
             removed = [k for k in before if k not in kept]
             rule = f"cut at UCB >= {lo:.4g}" if c.kind == "loaf" else f"chained intervals cover [{lo:.4g}, {hi:.4g}]"
-            parts.append(f"{self._name(i)}: arm {best} has the highest UCB, {rule}, "
-                         f"removed {_arms(removed) if removed else 'no arm'}")
+            ucb = "upper confidence bound (UCB)" if i == 0 else "UCB"
+            parts.append(f"{self._name(i)}: arm {best} has the highest {ucb}, {rule}, "
+                         f"removed {words.arm_set(removed)}")
             before = kept
-        head = f"LOAF with W = {c.W:.4g}" if c.kind == "loaf" else "The chain filter"
-        return f"{head} on arms {_arms(c.start)}: " + "; ".join(parts) + f"; kept {_arms(c.survivors)}."
-
-
-def _arms(arms: tuple[int, ...] | list[int]) -> str:
-    return "{" + ", ".join(str(k) for k in arms) + "}"
+        head = f"LOAF, the lexicographic filter with width W = {c.W:.4g}," if c.kind == "loaf" else "The chain filter"
+        return f"{head} on arms {words.arm_set(c.start)}: " + "; ".join(parts) + f"; kept {words.arm_set(c.survivors)}."
 
 
 class _Linear(_Lexicographic):
@@ -259,11 +257,15 @@ class _SingleThreshold(_Lexicographic):
 
     def _events(self, dec: Decision) -> list[str]:
         if dec.explored:
-            return [f"Arm {dec.arm}{_width_says(dec.widths[dec.arm])} exceeds epsilon = {dec.threshold:.4g}, "
-                    "so it is played to shrink its intervals (exploration)."]
-        return [f"Every width is at most epsilon = {dec.threshold:.4g}.", self._describe(dec.cascades[0]),
-                f"Arm {dec.arm}, the highest UCB on {self._name(self.L - 1)} among the survivors, is played "
-                "(exploitation)."]
+            return [f"Arm {dec.arm}{_width_says(dec.widths[dec.arm])} exceeds the threshold epsilon = "
+                    f"{dec.threshold:.4g}, so it is played to shrink its intervals (exploration)."]
+        return [f"Every width is at most the threshold epsilon = {dec.threshold:.4g}.", self._describe(dec.cascades[0]),
+                _exploit(dec.arm, self._name(self.L - 1))]
+
+
+def _exploit(arm: int, objective: str) -> str:
+    return (f"Arm {arm}, the highest upper confidence bound on {objective} among the survivors, is played "
+            "(exploitation).")
 
 
 def _width_says(width: float) -> str:
@@ -382,17 +384,17 @@ class MTE2LO(_Linear):
         out = []
         for s, cascade in enumerate(dec.cascades, start=1):
             if s < dec.stage:
-                out.append(f"Stage {s}: every width in D_t,{s} is at most 2^-{s} = {2.0**-s:.4g}, so LOAF filters "
-                           f"and the threshold halves.")
+                out.append(f"Stage {s}: every arm left is at most {2.0**-s:.4g} wide (this stage's threshold, halved "
+                           "at each stage), so the LOAF filter runs and the threshold halves.")
             else:
-                out.append(f"Stage {s}: every width in D_t,{s} is at most 1/sqrt(T) = {self.root:.4g}.")
+                out.append(f"Stage {s}: every arm left is at most {self.root:.4g} wide (the last threshold: one over "
+                           "the square root of the horizon).")
             out.append(self._describe(cascade))
         if dec.explored:
-            out.append(f"Stage {dec.stage}: arm {dec.arm}{_width_says(dec.widths[dec.arm])} exceeds "
-                       f"2^-{dec.stage} = {dec.threshold:.4g}, so it is played (exploration).")
+            out.append(f"Stage {dec.stage}: arm {dec.arm}{_width_says(dec.widths[dec.arm])} exceeds this stage's "
+                       f"threshold {dec.threshold:.4g}, so it is played (exploration).")
         else:
-            out.append(f"Arm {dec.arm}, the highest UCB on {self._name(self.L - 1)} among the survivors, is played "
-                       "(exploitation).")
+            out.append(_exploit(dec.arm, self._name(self.L - 1)))
         return out
 
 
@@ -429,5 +431,5 @@ class OFUL(_Linear):
         return 0
 
     def _events(self, dec: Decision) -> list[str]:
-        return [f"Arm {dec.arm} has the highest upper confidence bound on {self._name(0)} "
-                f"(radius alpha_t = {dec.radius:.4g}); the other objectives are ignored."]
+        return [f"Arm {dec.arm} has the highest upper confidence bound on {self._name(0)}, with confidence radius "
+                f"{dec.radius:.4g}; the other objectives are ignored."]

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from .. import pareto
+from .. import pareto, words
 from ..estimators import SharedRidge
 from .base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
 from .mol_front import EffectiveFrontSampler
@@ -88,7 +88,7 @@ class _MOLinear(Algorithm):
     """Shared state of the linear learners: ridge estimate, the round's contexts, estimates and widths."""
 
     sees_truth = False
-    vector_name = "estimates"
+    vector_name = ("estimate", "estimates")  # one arm's vector that the algorithm compares, and several
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         if problem.kind not in KINDS:
@@ -130,7 +130,12 @@ class _MOLinear(Algorithm):
         """A uniform arm of ``mask`` (uniform over arms, not weights: D9), with the sentence saying why."""
         members = np.flatnonzero(mask)
         arm = int(members[self.rng.integers(members.size)])
-        self.events.append(f"arm {arm} drawn uniformly from the {members.size} arm(s) of {what}")
+        if members.size == self.K:
+            self.events.append(f"arm {arm} drawn uniformly from all {self.K} arms")
+        elif members.size == 1:
+            self.events.append(f"arm {arm}, the only arm of {what}")
+        else:
+            self.events.append(f"arm {arm} drawn uniformly from the {members.size} arms of {what}")
         return arm
 
     def update(self, arm: int, reward: np.ndarray) -> None:
@@ -174,11 +179,18 @@ class _MOLinear(Algorithm):
 
     def _fronts_sentence(self, pareto_front: tuple[int, ...], effective_front: tuple[int, ...]) -> str:
         """Why the two fronts differ: the Pareto-optimal arms that a mixture of other arms dominates."""
-        out = (f"{len(effective_front)} of the {len(pareto_front)} Pareto-optimal {self.vector_name} "
-               "are on the effective front")
+        one, many = self.vector_name
+        n, on = len(pareto_front), len(effective_front)
+        if n == 1:
+            out = f"the only Pareto-optimal {one} is on the effective front"
+        elif on == n:
+            out = f"all {n} Pareto-optimal {many} are on the effective front"
+        else:
+            out = f"{on} of the {n} Pareto-optimal {many} {words.verb(on)} on the effective front"
         beaten = sorted(set(pareto_front) - set(effective_front))
         if beaten:
-            out += f"; arm(s) {', '.join(map(str, beaten))} are Pareto optimal but beaten by a mixture of other arms"
+            out += (f"; {words.arms(beaten)} {words.verb(len(beaten))} Pareto optimal but beaten by a mixture of "
+                    "other arms")
         return out
 
     def extras(self) -> dict:
@@ -200,7 +212,7 @@ class MOLTS(_MOLinear):
     computed only at snapshot rounds, for the picture.
     """
 
-    vector_name = "sampled vectors"
+    vector_name = ("sampled vector", "sampled vectors")
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         super().reset(problem, rng)
@@ -221,7 +233,9 @@ class MOLTS(_MOLinear):
         scores = np.einsum("kd,lmd->klm", self.X, self.theta_samples)
         self.winner = scores.argmax(axis=2)
         self.samples = scores.max(axis=2)  # the winners' scores
-        what = f"the effective Pareto front of the sampled vectors (M = {self.M}, c = {self.radius:.3g})"
+        best = "the best of " if self.M > 1 else ""
+        what = (f"the effective Pareto front of the sampled vectors ({best}M = {words.count(self.M, 'sample')} per "
+                f"objective, sampling scale {self.radius:.3g})")
         if self.sampler is None:  # L <= 2: the whole front by the monotone chain is cheap
             self.effective = pareto.effective_pareto_mask(self.samples)
             return self._pick(self.effective, what)
@@ -258,14 +272,14 @@ class MOLTSNoOptimism(MOLTS):
 class MOLUCB(_MOLinear):
     """MOL-UCB (MOL-TS Sec. 6): U_a = x_a' theta_hat + gamma_t ||x_a||_{V^{-1}} per objective, gamma_t = alpha c_1t."""
 
-    vector_name = "UCB vectors"
+    vector_name = ("optimistic vector", "optimistic vectors")
 
     def select(self, t: int) -> int:
         self._observe(t)
         self.radius = self.scale(t)
         self.ucb = self.estimates + self.radius * self.widths[:, None]
-        return self._pick(pareto.pareto_mask(self.ucb), f"the Pareto front of the UCB vectors "
-                                                        f"(gamma = {self.radius:.3g})")
+        return self._pick(pareto.pareto_mask(self.ucb), f"the Pareto front of the optimistic vectors (upper "
+                                                        f"confidence bounds, confidence radius {self.radius:.3g})")
 
     def ranked(self) -> np.ndarray:
         return self.ucb
@@ -293,7 +307,8 @@ class MOLEpsGreedy(_MOLinear):
         if self.explored:
             self.events.append(f"exploration (probability {self.params['epsilon']:g})")
             return self._pick(np.ones(self.K, dtype=bool), "all arms")
-        return self._pick(self.front_mask(self.estimates), f"the {self.params['exploit_set']} front of the estimates")
+        which = "Pareto" if self.params["exploit_set"] == "pareto" else "effective Pareto"
+        return self._pick(self.front_mask(self.estimates), f"the {which} front of the estimates")
 
     def front_mask(self, vectors: np.ndarray) -> np.ndarray:
         if self.params["exploit_set"] == "effective":
@@ -326,7 +341,7 @@ class _Oracle(_Reference):
     """Knows the round's true means (``problem.params['true_means']``, given by the engine to such classes)."""
 
     sees_truth = True
-    vector_name = "true mean vectors"
+    vector_name = ("true mean vector", "true mean vectors")
 
     def truth(self) -> np.ndarray:
         means = self.problem.params.get("true_means")

@@ -43,6 +43,7 @@ import math
 
 import numpy as np
 
+from .. import words
 from ..pareto import pareto_mask
 from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 from .psi_common import ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
@@ -152,16 +153,16 @@ def classify(yhat: np.ndarray, w: float, eps: float, Mm: np.ndarray | None = Non
     return C, P1, P2
 
 
-def _events(arms: np.ndarray, C: np.ndarray, P2: np.ndarray, yhat: np.ndarray, w: float) -> list[str]:
-    """Sentences for the arms eliminated (with a witness) and accepted this round."""
+def _events(arms: np.ndarray, C: np.ndarray, P2: np.ndarray, yhat: np.ndarray, w: float, eps: float) -> list[str]:
+    """Sentences for the arms eliminated (with a witness) and accepted this round (accuracy ``eps``)."""
     out = []
     Mm = dominance_matrix(yhat)
     for i in np.flatnonzero(~C):
         j = int(np.argmin(Mm[i]))
         out.append(f"arm {arms[i]} rejected: arm {arms[j]}'s box lies above its box in every objective "
                    f"(margin {-Mm[i, j]:.4g} > width {w:.4g})")
-    out += [f"arm {arms[i]} accepted: no undetermined arm can eps-dominate it and it is not needed to rule "
-            "out the others" for i in np.flatnonzero(P2)]
+    out += [f"arm {arms[i]} accepted: no undetermined arm can beat it by more than the accuracy eps = {eps:g}, and "
+            "it is not needed to rule out the others" for i in np.flatnonzero(P2)]
     return out
 
 
@@ -234,7 +235,7 @@ class PFIwR(Algorithm):
     def _why(self) -> str:
         """Why the last arm was pulled (built only for snapshots)."""
         if self.pulled_from is None:
-            return (f"forced exploration (t <= T0 = {self.T0:.0f}): arm {self.last} drawn uniformly from the "
+            return (f"forced exploration ({words.rounds(1, int(self.T0))}): arm {self.last} drawn uniformly from the "
                     "undetermined arms")
         front = fmt_set(self.pulled_from)
         return f"exploitation: arm {self.last} from the empirical Pareto set {front} of the candidates"
@@ -315,7 +316,7 @@ class PFIwR(Algorithm):
         C, P1, P2 = classify(self.yhat[A], 2 * beta, self.params["eps"],
                              Mm if len(pos) == len(cand) else Mm[pos][:, pos])
         changed = not (C.all() and not P2.any())
-        self.events = _events(A, C, P2, self.yhat[A], 2 * beta) if changed else []
+        self.events = _events(A, C, P2, self.yhat[A], 2 * beta, self.params["eps"]) if changed else []
         self.status[A[~C]] = REJECTED
         self.status[A[C]] = np.where(P2[C], ACCEPTED, np.where(P1[C], CANDIDATE, ACTIVE))
         self.P += A[P2].tolist()
@@ -329,7 +330,7 @@ class PFIwR(Algorithm):
         if len(self.A) == 0:
             self.done = True
             self.recommendation = tuple(sorted(self.P))
-            self.events.append(f"stop: no undetermined arm is left; recommended Pareto set {fmt_set(self.P)}")
+            self.events.append(f"stop: no undetermined arm is left; recommended Pareto set: {fmt_set(self.P)}")
         elif len(self.events):
             self.recommendation = tuple(sorted(self.P + self.A.tolist()))
 
@@ -374,7 +375,7 @@ class PFIMulti(EmpiricalIdentifier):
         beta = self.params["c_beta"] * self.sigma * pfimulti_beta(n, self.K, self.L, self.params["delta"])
         mu = self.sample_means()[A]
         C, P1, P2 = classify(mu, 2 * beta, self.params["eps"])
-        self.events += _events(A, C, P2, mu, 2 * beta)
+        self.events += _events(A, C, P2, mu, 2 * beta, self.params["eps"])
         self.status[A[~C]] = REJECTED
         self.status[A[C]] = np.where(P2[C], ACCEPTED, np.where(P1[C], CANDIDATE, ACTIVE))
         self.accepted += A[P2].tolist()

@@ -66,17 +66,19 @@ class EGESequentialHalving(_EmpiricalGapElimination):
         gaps, S = self.gaps(mu)
         n_keep = math.ceil(len(A) / 2)
         out = np.sort(halving_order(A, gaps, S)[n_keep:])
-        self.events.append(f"round {self.batch} ended: empirical Pareto set {fmt_set(A[S])}; the {n_keep} arm(s) "
-                           "with the smallest empirical gaps stay active")
+        stay = ("the arm with the smallest empirical gap stays" if n_keep == 1
+                else f"the {n_keep} arms with the smallest empirical gaps stay")
+        self.events.append(f"batch {self.batch} ended: empirical Pareto set {fmt_set(A[S])}; {stay} active")
         guess = tuple(sorted(set(self.accepted) | set(A[S].tolist())))
         acc, rej = A[out][S[out]], A[out][~S[out]]
-        why = f"its empirical gap {{:.4g}} is not among the {n_keep} smallest"
+        rank = "not the smallest" if n_keep == 1 else f"not among the {n_keep} smallest"
+        why = "its empirical gap {:.4g} is " + rank
         reasons = dict(zip(A[out].tolist(), map(why.format, gaps[out].tolist()), strict=True))
         self.accepted.extend(acc.tolist())
         self.classify(acc, rej, reasons)
         self.active = np.delete(A, out)
         if len(self.active) <= 1 or self.batch >= self.R:
-            self.finish(set(self.accepted) | set(self.active.tolist()), f"all {self.batch} halving rounds are done")
+            self.finish(set(self.accepted) | set(self.active.tolist()), f"all {self.batch} halving batches are done")
         else:
             self.recommendation = guess
             self._plan()

@@ -126,7 +126,7 @@ class APE(_PairwiseBonus):
         self.recommendation = tuple(np.flatnonzero(self.n_dom == 0).tolist())
         stop, z1, z2, b, c = fast_ape.decide(self.hmin.val, self.pmin.val, self.n_dom, self.H)
         if stop:
-            self.finish(self.recommendation, f"Z1 = {z1:.4g} >= 0 and Z2 = {z2:.4g} >= 0")
+            self.finish(self.recommendation, f"both stopping statistics are at least 0 (Z1 = {z1:.4g}, Z2 = {z2:.4g})")
             return
         self._bc = (b, c)
         if self.params["pull"] == "both":
@@ -150,8 +150,8 @@ class APE(_PairwiseBonus):
             self.extras.update(phase="explore", Z1=z1, Z2=z2, h=h.copy(), g=g.copy())
             if self.event_round == self.t and not self.done:
                 b, c = self._bc
-                self.events = [f"Z1 = {z1:.4g}, Z2 = {z2:.4g} (stop when both >= 0); most ambiguous arm b_t = {b}, "
-                               f"its closest competitor c_t = {c}"]
+                self.events = [f"stopping statistics Z1 = {z1:.4g}, Z2 = {z2:.4g} (APE stops when both are at least "
+                               f"0); arm {b} is the most ambiguous arm, arm {c} its closest competitor"]
         return super().state()
 
 
@@ -195,8 +195,8 @@ class _Racing(_PairwiseBonus):
         self.start_batch(A)
 
     def pull_sentence(self, arm: int, batch: int, pos: int, size: int) -> str:
-        return (f"racing round {batch}: arm {arm} pulled ({pos} of the {size} undecided arms); accepted so far "
-                f"{fmt_set(self.accepted)}")
+        which = "the only undecided arm" if size == 1 else f"{pos} of the {size} undecided arms"
+        return f"batch {batch} of the race: arm {arm} pulled ({which}); accepted so far: {fmt_set(self.accepted)}"
 
 
 @register("racing", paper="Auer, Chiang, Ortner & Drugan (AISTATS 2016), as run in 001", task="identify",

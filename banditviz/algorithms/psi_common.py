@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import words
 from ..pareto import pareto_mask, psi_gaps
 from .base import ACCEPTED, ACTIVE, REJECTED, Algorithm, Param, Problem, RoundState
 
@@ -52,8 +53,8 @@ def halving_order(A: np.ndarray, gaps: np.ndarray, S: np.ndarray) -> np.ndarray:
 
 
 def fmt_set(arms: Any) -> str:
-    items = sorted(int(a) for a in arms)
-    return "{" + ", ".join(map(str, items)) + "}"
+    """``{0, 2, 5}``, or "no arm" for the empty set."""
+    return words.arm_set(arms)
 
 
 class BatchedIdentifier(Algorithm):
@@ -144,7 +145,7 @@ class BatchedIdentifier(Algorithm):
     def finish(self, recommendation: Any, why: str) -> None:
         self.done = True
         self.recommendation = tuple(sorted(int(a) for a in recommendation))
-        self.events.append(f"stop: {why}; recommended Pareto set {fmt_set(self.recommendation)}")
+        self.events.append(f"stop: {why}; recommended Pareto set: {fmt_set(self.recommendation)}")
 
     def classify(self, accepted: Any, rejected: Any, reason: dict[int, str]) -> None:
         """Mark arms accepted / rejected, with one event sentence each."""
@@ -162,7 +163,7 @@ class BatchedIdentifier(Algorithm):
         raise NotImplementedError
 
     def pull_sentence(self, arm: int, batch: int, pos: int, size: int) -> str:
-        return f"batch {batch}: arm {arm} pulled (pull {pos} of the {size} planned in this batch)"
+        return f"batch {batch}: arm {arm} pulled (pull {pos:,} of the {size:,} planned in this batch)"
 
 
 class EmpiricalIdentifier(BatchedIdentifier):

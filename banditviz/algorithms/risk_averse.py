@@ -33,7 +33,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .. import risk
+from .. import risk, words
 from ..estimators import RunningMeans
 from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 
@@ -70,7 +70,7 @@ def empirical_gaps(mu: np.ndarray, xi: np.ndarray, Dh: np.ndarray) -> np.ndarray
 
 
 def _set(arms: np.ndarray) -> str:
-    return "{" + ", ".join(str(int(i)) for i in np.flatnonzero(arms)) + "}"
+    return words.arm_set(np.flatnonzero(arms))
 
 
 EPSILON = Param("epsilon", risk.DEFAULT_EPSILON, "tolerance epsilon (fixed confidence: stop when V(t) < epsilon; "
@@ -151,13 +151,13 @@ class _RiskAverse(Algorithm):
         if self.queue:
             arm = self.queue.pop()
             self.which = "p"
-            self.why.append(f"second pull of the pair: arm {arm}")
+            self.why.append(f"arm {arm} pulled, the second of the pair")
             return arm
         counts = self.stats.counts
         if counts.min() < self.init_pulls:
             arm = int(np.argmin(counts))
             self.m = self.p = self.which = None
-            self.why.append(f"initialisation: every arm is pulled {self.init_pulls} times first, arm {arm} now")
+            self.why.append(f"initialisation: every arm is pulled {words.times(self.init_pulls)} first; arm {arm} now")
             return arm
         self.m = self.p = self.which = None
         return self._choose()
@@ -170,8 +170,9 @@ class _RiskAverse(Algorithm):
         m = int(np.argmax(self.V))
         p = int(self.arg[m])
         self.m, self.p = m, p
-        rel = "its strongest potential dominator" if self.Dh[m] else "its closest empirical dominator"
-        self.why.append(f"m_t = arm {m} has the largest gap index V = {self.V[m]:.4g}; p_t = arm {p} is {rel}")
+        rel = "the arm that could still dominate it the most" if self.Dh[m] else "its closest empirical dominator"
+        self.why.append(f"arm {m} has the largest gap index V = {self.V[m]:.4g} (how far its class, Pareto optimal "
+                        f"or dominated, could still be wrong given the boxes); arm {p} is {rel}")
         return m, p
 
     def update(self, arm: int, reward: np.ndarray) -> None:
@@ -186,8 +187,8 @@ class _RiskAverse(Algorithm):
         self.recommendation = tuple(int(i) for i in np.flatnonzero(self.Dh))
         if self.regime == CONFIDENCE and not self.queue and self.initialised and self.V.max() < self.eps:
             self.done = True
-            self.why.append(f"stop: V(t) = {self.V.max():.6g} < epsilon = {self.eps:g}; "
-                            f"the empirical Pareto set {_set(self.Dh)} is returned")
+            self.why.append(f"stop: every gap index is below the tolerance epsilon = {self.eps:g} (the largest is "
+                            f"{self.V.max():.4g}); the empirical Pareto set {_set(self.Dh)} is returned")
 
     def state(self) -> RoundState:
         est = np.column_stack([self.mu, -self.xi])  # NaN for arms not pulled yet
@@ -218,8 +219,12 @@ class _RAMGapE(_RiskAverse):
     def _choose(self) -> int:
         m, p = self._pair()
         arm, self.which = (m, "m") if self.beta[m] >= self.beta[p] else (p, "p")
-        self.why.append(f"pulled arm {arm}, the wider box of the two (beta {self.beta[m]:.4g} for m_t, "
-                        f"{self.beta[p]:.4g} for p_t)")
+        if self.beta[m] == self.beta[p]:
+            self.why.append(f"arm {arm} pulled: arms {m} and {p} have boxes of the same width "
+                            f"({self.beta[m]:.4g}), and a tie goes to arm {m}")
+        else:
+            self.why.append(f"arm {arm} pulled: its box is the wider of the two (half-width {self.beta[arm]:.4g} "
+                            f"against {self.beta[p if arm == m else m]:.4g})")
         return arm
 
 
@@ -246,12 +251,14 @@ class RoundRobin(_RiskAverse):
 
     def _choose(self) -> int:
         arm = (self.t - 1) % self.K
-        self.why.append(f"round robin: arm {arm}'s turn")
+        self.why.append(f"every arm in turn: arm {arm} now")
         return arm
 
 
 class _SkippingRoundRobin(_RiskAverse):
     """Round robin over I = 1, 2, ... that skips the arms `_skip` rejects (DE / LIE Round-Robin)."""
+
+    SKIPPED: ClassVar[str] = ""  # why an arm is skipped, in words
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         super().reset(problem, rng)
@@ -271,8 +278,8 @@ class _SkippingRoundRobin(_RiskAverse):
                 break
             self.skipped.append(arm)
         if self.skipped:
-            self.why.append(f"skipped arm(s) {', '.join(map(str, self.skipped))}")
-        self.why.append(f"round robin: arm {arm}'s turn")
+            self.why.append(f"{words.arms(self.skipped)} skipped ({self.SKIPPED})")
+        self.why.append(f"every arm in turn: arm {arm} now")
         return arm
 
     def _extras(self) -> dict:
@@ -288,6 +295,7 @@ class DERoundRobin(_SkippingRoundRobin):
     """
 
     REGIME = CONFIDENCE
+    SKIPPED = "eliminated: empirically dominated, with a gap index below the tolerance epsilon"
 
     def _skip(self) -> np.ndarray:
         return ~(self.Dh | (self.V > self.eps))
@@ -299,6 +307,7 @@ class LIERoundRobin(_SkippingRoundRobin):
     """LIE Round-Robin (Alg. 5), fixed budget; extras "skipped", "skip_mask" (the single argmin V_i arm)."""
 
     REGIME = BUDGET
+    SKIPPED = "the arm with the smallest gap index: the most surely classified"
 
     def _skip(self) -> np.ndarray:
         mask = np.zeros(self.K, dtype=bool)
@@ -315,7 +324,7 @@ class RALUCB(_RiskAverse):
         m, p = self._pair()
         self.queue = [p]
         self.which = "m"
-        self.why.append(f"pulled arm {m} (m_t); arm {p} (p_t) is pulled next")
+        self.why.append(f"arm {m} pulled; its competitor, arm {p}, is pulled next")
         return m
 
 
@@ -328,8 +337,8 @@ class XiLCB(_RiskAverse):
 
     def _choose(self) -> int:
         arm = int(np.argmin(self.xi - self.beta))
-        self.why.append(f"arm {arm} has the lowest lower risk bound xi_hat - beta = "
-                        f"{self.xi[arm] - self.beta[arm]:.4g}")
+        self.why.append(f"arm {arm} has the lowest lower confidence bound on its risk "
+                        f"({self.xi[arm] - self.beta[arm]:.4g})")
         return arm
 
     def _extras(self) -> dict:
@@ -364,8 +373,10 @@ class HVIPareto(_RiskAverse):
             self.d2 = int(np.argmax(np.where(self.Dh, -np.inf, h)))
             self.queue = [self.d2]
         self.which = "m"
-        self.why.append(f"d_t = arm {d}: smallest rectangle HVI = {h[d]:.4g} in D_hat"
-                        + (f"; d'_t = arm {self.d2}: largest outside, pulled next" if self.d2 is not None else ""))
+        self.why.append(f"arm {d} pulled: of the empirical Pareto arms, its rectangle to the reference point is the "
+                        f"smallest (area HVI = {h[d]:.4g}, its hypervolume)"
+                        + (f"; arm {self.d2}, the dominated arm with the largest, is pulled next"
+                           if self.d2 is not None else ""))
         return d
 
     def _extras(self) -> dict:
@@ -386,7 +397,8 @@ class EGP(_RiskAverse):
     def _choose(self) -> int:
         v_hat, score = self._scores()
         arm = int(np.argmax(score))
-        self.why.append(f"arm {arm} has the largest score -V_hat + beta = {score[arm]:.4g}")
+        self.why.append(f"arm {arm} has the largest score, its box half-width minus its empirical gap "
+                        f"({score[arm]:.4g})")
         return arm
 
     def _extras(self) -> dict:

@@ -3,6 +3,7 @@ and nothing is lost by moving between pages. (Table edits need a real browser: t
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from .test_pages import SMALL, button, errors, form_button, open_page, setting, table_with
@@ -57,17 +58,25 @@ def test_a_link_opens_on_the_page_with_its_setting():
 
 
 def test_learn_words_follow_the_pictures_on_every_slider_position():
+    import base64
     import json
 
     at = open_page("learn")
     at.radio(key="learn_step").set_value("3 Confidence boxes").run()
+    widths = []
     for T in (10, 2000):
         at.select_slider(key="learn_T").set_value(T).run()
         text = " ".join(m.value for m in at.markdown)
         assert f"After {T:,} rounds" in text
         fig = json.loads(at.get("plotly_chart")[0].proto.spec)
-        curve = [t for t in fig["data"] if t.get("xaxis") == "x1" and t.get("name") == "Pareto regret"][-1]
-        assert len(curve["x"]) > 2 and curve["x"][-1] == T  # the regret panel is drawn up to round T
+        assert f"confidence boxes after {T:,} rounds" in fig["layout"]["title"]["text"]
+        boxes = next(t for t in fig["data"] if t.get("name") == "confidence box")["x"]
+        if isinstance(boxes, dict):  # a typed array: base64 of the values
+            boxes = np.frombuffer(base64.b64decode(boxes["bdata"]), dtype=boxes["dtype"])
+        x = np.array([np.nan if v is None else v for v in boxes], dtype=float).reshape(-1, 6)[:, :5]
+        assert len(x) == 10  # every arm's box is drawn (5 corners and a gap each)
+        widths.append(float(np.mean(x.max(axis=1) - x.min(axis=1))))
+    assert widths[1] < widths[0] / 5  # 200 pulls per arm against 1: the boxes are more than 5 times narrower
     at.radio(key="learn_step").set_value("5 Pareto regret").run()
     for arm in (0, 2):
         at.selectbox(key="learn_arm").set_value(arm).run()

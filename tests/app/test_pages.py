@@ -101,7 +101,7 @@ def test_watch_parameter_form_comes_from_the_registry():
 def test_watch_player_explains_each_round():
     meta = watch_meta(open_page("watch"))
     said = meta["explain"][meta["rounds"].index(5)]
-    assert any("initialisation" in t and "arm 4" in t for t in said)
+    assert any("Initialisation" in t and "arm 4" in t for t in said)
     assert len(meta["explain"]) == len(meta["phase"]) == len(meta["table"]["rows"]) == len(meta["rounds"])
 
 
@@ -111,7 +111,7 @@ def test_watch_races_a_second_algorithm_on_the_same_noise():
     assert not at.exception and not errors(at)
     assert len(charts(at)) == 1
     said = " ".join(" ".join(s) for s in watch_meta(at)["explain"])
-    assert "A: " in said and "B: round robin" in said
+    assert "A: " in said and "B: Every arm in turn" in said
     assert any("uniform played 150 rounds" in m.value.replace("\\", "") for m in at.markdown)
 
 
@@ -119,7 +119,7 @@ def test_watch_race_is_kept_in_the_link_and_restored_from_it():
     at = open_page("watch", {**SMALL, "race": "uniform"})
     assert not at.exception and not errors(at) and not at.warning
     assert at.selectbox(key="watch_race").value == "uniform" and qp(at, "race") == "uniform"
-    assert "B: round robin" in " ".join(" ".join(s) for s in watch_meta(at)["explain"])
+    assert "B: Every arm in turn" in " ".join(" ".join(s) for s in watch_meta(at)["explain"])
     assert any("uniform with its paper defaults" in c.value.replace("\\", "") for c in at.caption)
     at.selectbox(key="watch_race").set_value("(no race)").run()
     assert qp(at, "race") is None and len(watch_meta(at)["rounds"]) > 0
@@ -352,7 +352,7 @@ def test_learn_try_it_controls_change_the_lesson():
     at.radio(key="learn_step").set_value("4 Effective front").run()
     at.slider(key="learn_move_1").set_value(0.6).run()
     text = " ".join(m.value for m in at.markdown)
-    assert "a(2) is on the Pareto front and on the effective front" in text
+    assert "a(2) is on both fronts" in text
     for step, figures in (("3 Confidence boxes", 1), ("5 Pareto regret", 2)):  # step 5: the arm, the curves
         at.radio(key="learn_step").set_value(step).run()
         assert not at.exception and len(charts(at)) == figures

@@ -388,7 +388,7 @@ def test_race_draws_two_algorithms_driven_by_one_player(projector, screenshot):
     projector.seek(0)
     projector.press("step ▶")
     said = page.evaluate(EXPLAIN)
-    assert "A: " in said and "B: round robin" in said
+    assert "A: " in said and "B: Every arm in turn" in said
     projector.press("step ▶")
     page.wait_for_function(f"() => ({DRAWN})().includes(2)")
     assert page.evaluate(EXPLAIN) != said

@@ -348,7 +348,7 @@ def test_round_state_pictures(name, tmp_path):
                 assert set(hull.ravel().tolist()) <= set(s.extras["pareto_front"])
             else:
                 assert hull is None
-            assert any("drawn uniformly" in e for e in s.events)
+            assert any("drawn uniformly" in e or "the only arm of" in e for e in s.events)
             assert any("effective front" in e for e in s.events)
         back = Trace.load(tr.save(tmp_path / f"{name}_{inst.L}.npz"))
         assert back.snapshots[-1].front == tr.snapshots[-1].front
@@ -362,7 +362,8 @@ def test_state_explains_pareto_but_not_effective_arms():
     assert beaten, "the 2D preset should show Pareto arms off the effective front"
     s = beaten[0]
     arms = sorted(set(s.extras["pareto_front"]) - set(s.extras["effective_front"]))
-    assert any(f"arm(s) {', '.join(map(str, arms))} are Pareto optimal but beaten" in e for e in s.events)
+    named = f"arm {arms[0]} is" if len(arms) == 1 else f"arms {', '.join(map(str, arms[:-1]))} and {arms[-1]} are"
+    assert any(f"{named} Pareto optimal but beaten" in e for e in s.events)
 
 
 # ---------------------------------------------------------------- presets
