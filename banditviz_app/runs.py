@@ -22,7 +22,6 @@ import streamlit as st
 
 import banditviz
 from banditviz import figures, fronts
-from banditviz.figures import explain
 from banditviz.simulate import has_compiled_loop, has_fast_loop
 from banditviz.sweep import summary as sweep_summary
 from banditviz.sweep import sweep as run_sweep
@@ -35,7 +34,6 @@ FIGURE_CACHE = {**CACHE, "max_entries": 16}  # an animated figure holds up to ~5
 WATCH_HEIGHT = 560  # px: the Watch figure, its playback bar and the explanation fit a 1366x768 screen
 PRESENT_HEIGHT = 820  # px: presentation mode's figure until the player fits it to the screen, to one of:
 PRESENT_HEIGHTS = tuple(range(440, 1001, 40))  # 1280x720 to 2560x1440 (the figure carries a layout for each)
-REGRET_LABELS = explain.REGRET_WORDS  # the same words as `explain.outcome`, which the Watch page's outcome repeats
 
 
 @st.cache_data(**CACHE)
@@ -98,13 +96,6 @@ def readable(table: pd.DataFrame, instance: banditviz.Instance) -> pd.DataFrame:
     pulled arm's expected reward per objective as ``cum_expected_reward[<objective>]``), for the page and its CSV
     downloads."""
     return table.rename(columns=lambda c: column_name(str(c), instance.objective_names))
-
-
-def correct(trace: banditviz.Trace) -> float:
-    """1 if the recommended set is the true Pareto set, 0 if not, NaN without a recommendation."""
-    if trace.recommendation is None or trace.instance.kind == "contextual":
-        return float("nan")
-    return float(set(trace.recommendation) == set(trace.instance.pareto_set))
 
 
 _SWEEPS: OrderedDict[tuple[Any, ...], pd.DataFrame] = OrderedDict()

@@ -24,7 +24,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 import banditviz
-from banditviz import limits
+from banditviz import limits, words
 from banditviz.sweep import GENERATORS  # the core's seeded generators, by name
 
 DEFAULT_PRESET = "default"
@@ -302,8 +302,8 @@ def _draw_setting() -> None:
     setting = current()
     with slot.container():
         st.markdown("**Current setting**")
-        st.caption(f"Instance: {plain(setting.instance.name or 'custom')} — {setting.instance.K} arms, "
-                   f"{setting.instance.L} objectives ({setting.instance.kind})")
+        st.caption(f"Instance: {plain(setting.instance.name or 'custom')} — {words.count(setting.instance.K, 'arm')}, "
+                   f"{words.count(setting.instance.L, 'objective')} ({setting.instance.kind})")
         st.caption(f"Algorithm: {setting.algorithm}, T = {setting.horizon:,}, seed {setting.seed}")
         if set(to_query(setting)) & {"preset", "gen", "inst"}:
             st.caption("The address bar holds a link to this setting: paste it anywhere to reproduce the run.")

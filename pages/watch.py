@@ -10,7 +10,8 @@ from dataclasses import replace
 import streamlit as st
 
 import banditviz
-from banditviz import guarantees
+from banditviz import guarantees, words
+from banditviz.figures import explain
 from banditviz_app import charts, forms, player, runs, state
 from banditviz_app.legend import legend_html
 
@@ -35,7 +36,8 @@ with right:
         st.html(PAGE_CSS)
     player.explanation(PLAYER)
     legend = st.empty()
-    st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {inst.K} arms, {inst.L} objectives "
+    st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {words.count(inst.K, 'arm')}, "
+               f"{words.count(inst.L, 'objective')} "
                f"({inst.kind}); change it on the Design page. Keys: space plays or pauses, the arrows step.")
     notes = st.container()  # the run's guarantee warnings (and lambda_min for a lexicographic run), once it is known
     rivals = [NO_RACE, *(n for n in forms.compatible(inst.kind) if n != setting.algorithm)]
@@ -107,27 +109,10 @@ with left:
     st.session_state["watch_autoplayed"] = True
 
 
-def outcome(trace: banditviz.Trace) -> str:
-    """One sentence on how a run ended: rounds, stopping, recommendation, total regrets."""
-    text = f"{trace.algorithm} played {trace.rounds:,} rounds"
-    if trace.stopped_at is not None:
-        text += f", stopped at round {trace.stopped_at:,}"
-    if trace.recommendation is not None:
-        text += "; recommended: " + ", ".join(inst.arm_names[i] for i in trace.recommendation)
-        if runs.correct(trace) == 1.0:
-            text += " (the true Pareto set)"
-        elif runs.correct(trace) == 0.0:
-            text += " (not the true Pareto set)"
-    totals = {label: trace.metrics[key].sum() for key, label in runs.REGRET_LABELS.items() if key in trace.metrics}
-    if totals:
-        text += "; " + ", ".join(f"{label} {value:.4g}" for label, value in totals.items())
-    return state.plain(text + ".")
-
-
-with right:
-    st.markdown(outcome(trace))
+with right:  # how the run ended (and why its effective regret exceeds its Pareto regret, where it does)
+    st.markdown(state.plain(explain.outcome(trace)))
     if rival:
-        st.markdown(outcome(runs.run_setting(replace(setting, algorithm=rival, params={}))))
+        st.markdown(state.plain(explain.outcome(runs.run_setting(replace(setting, algorithm=rival, params={})))))
 
 st.markdown("**The arms at the round on screen**")
 player.table(PLAYER)

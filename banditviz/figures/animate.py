@@ -106,10 +106,10 @@ def _title(trace: Trace, task: str) -> str:
     when they would not fit, and a long instance name is shortened with an ellipsis."""
     inst = trace.instance
     alg, where = plain(trace.algorithm), plain(inst.name) or f"{inst.K} arms"
-    room = WATCH_TITLE_CHARS - len(f"{alg} on  (seed {trace.seed})")
+    room = WATCH_TITLE_CHARS - len(f"{alg} on , seed {trace.seed}")
     if len(where) > room:
         where = where[:max(room - 1, 8)].rstrip(" ,") + "…"
-    title = f"{alg} on {where} (seed {trace.seed})"
+    title = f"{alg} on {where}, seed {trace.seed}"  # a name in brackets is not followed by more brackets
     tail = _TASK_WORDS[task] + ("" if trace.stopped_at is None else f", stopped at round {trace.stopped_at}")
     if len(title) + len(tail) + 2 <= WATCH_TITLE_CHARS:
         title += f": {tail}"

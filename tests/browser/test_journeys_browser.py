@@ -258,7 +258,7 @@ def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, sc
     run_form(page, {"Seed": "7"}, "seed=7")
     settle(page)
     assert "seed 7" in sidebar(page)  # on the same screen as the run it names
-    wait_text(page, "(seed 7)", ".js-plotly-plot .gtitle")
+    wait_text(page, ", seed 7", ".js-plotly-plot .gtitle")
     screenshot(page, "journey_sidebar_after_run")
     go(page, "Design")
     page.get_by_role("tab", name="Generate").click()
