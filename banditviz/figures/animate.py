@@ -362,3 +362,15 @@ def _legend_entry(style: dict) -> dict:
     if isinstance(entry.get("marker", {}).get("symbol"), list):  # the m_t -> p_t arrow: one symbol suffices
         entry["marker"] = {**entry["marker"], "symbol": "arrow", "size": 14, "angle": 90}
     return entry
+
+
+def plane_at(trace: Trace, index: int, view: np.ndarray) -> tuple[list[dict], dict]:
+    """Watch's objective plane (`objective_space.Plane`) at snapshot ``index`` of a 2-objective run, as static traces
+    and axes over ``view`` (2 x 2 ranges, display orientation): boxes, estimates, fronts and the truth drawn exactly
+    as Watch draws that frame, for a still figure (Learn's confidence boxes)."""
+    obj = (0, 1)
+    ctx = Context(trace, np.array([index % len(trace.snapshots)]), obj, _signs(trace, obj))
+    plane = Plane(ctx, True, "x", "y", ((0, 1), (0, 1)), np.asarray(view, dtype=float))
+    styles = plane.styles()
+    legend = [_legend_entry(s) for s in styles if s.get("showlegend", True)]
+    return plane.statics() + legend + [merge(s, d) for s, d in zip(styles, plane.data(0), strict=True)], plane.axes()

@@ -27,6 +27,7 @@ from ..fronts import PERCENTILES, attainment_surfaces
 from ..instances import Instance, sample_contexts
 from ..trace import Trace
 from . import geometry as geo
+from .animate import plane_at
 from .palette import (
     INK,
     NOTE_CHARS,
@@ -317,13 +318,26 @@ def eaf_chart(fronts: Mapping[str, Sequence[np.ndarray]], instance: Instance,
     return go.Figure(data=data, layout=finish(layout))
 
 
+def _two_lines(name: str, width: int) -> str:
+    """``name`` broken once when longer than ``width`` characters: before its bracket, else at its middle space."""
+    if len(name) <= width or " " not in name:
+        return name
+    if " (" in name:
+        return name.replace(" (", "<br>(", 1)
+    spaces = [i for i, c in enumerate(name) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
+    return name[:cut] + "<br>" + name[cut + 1:]
+
+
 def confidence_boxes(trace: Trace, index: int = -1, margin: float = 0.5) -> go.Figure:
-    """The learner's confidence boxes at snapshot ``index`` of a run on a 2-objective fixed-means instance: each arm's
-    estimate, its box [lower, upper] and its true mean (unseen by the learner).
+    """The learner's confidence boxes at snapshot ``index`` of a run on a 2-objective fixed-means instance, drawn as
+    Watch draws its plane at that round (`animate.plane_at`: boxes clipped to the view with their cut sides marked,
+    estimates coloured by status, fronts, the true means unseen by the learner), so that the lesson and Watch look
+    alike (issue 31).
 
     The view is ``margin`` around the true means, so that the same instance shows its boxes shrinking from one run
     length to the next, widened to hold every estimate (early, a noisy estimate lies far out); a box wider than the
-    view runs off its edges.
+    view is drawn clipped, its cut sides marked.
     """
     if not isinstance(trace, Trace):
         raise ValueError(f"trace: must be a banditviz Trace, got {type(trace).__name__}")
@@ -332,33 +346,19 @@ def confidence_boxes(trace: Trace, index: int = -1, margin: float = 0.5) -> go.F
         raise ValueError("trace: confidence_boxes needs a run with snapshots on a 2-objective fixed-means instance")
     snap = trace.snapshots[index]
     signs = np.array([-1.0 if d == "min" else 1.0 for d in inst.directions])
-    lo, hi = geo.oriented_bounds(np.asarray(snap.lower), np.asarray(snap.upper), signs)
     est, truth = np.asarray(snap.estimates) * signs, np.asarray(inst.means) * signs
-    drawn = geo.seen(est) & np.isfinite(lo).all(axis=1) & np.isfinite(hi).all(axis=1)
-    x, y = geo.rectangles(lo[drawn], hi[drawn])
-    names = [plain(n) for n in inst.arm_names]
-    box_color = STATUS_COLORS["active"]
-    data = [
-        go.Scatter(x=x, y=y, mode="lines", name="confidence box", fill="toself", fillcolor=rgba(box_color, 0.06),
-                   line={"color": box_color, "width": 2}, hoverinfo="skip"),
-        go.Scatter(x=truth[:, 0], y=truth[:, 1], mode="markers", name="true mean (unseen by the learner)",
-                   marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": STATUS_COLORS["true"]}},
-                   text=names, hovertemplate="%{text}: true mean %{x:.3f}, %{y:.3f}<extra></extra>"),
-        go.Scatter(x=est[drawn, 0], y=est[drawn, 1], mode="markers+text", name="estimate (sample mean)",
-                   text=[names[i] for i in np.flatnonzero(drawn)], textposition="top center",
-                   textfont={"size": 16, "color": INK}, cliponaxis=False,
-                   marker={"size": 14, "color": box_color, "line": {"color": "white", "width": 1.5}},
-                   hovertemplate="%{text}: estimate %{x:.3f}, %{y:.3f}<extra></extra>"),
-    ]
+    seen = np.vstack([truth - margin, truth + margin, est[geo.seen(est)]])
+    data, axes = plane_at(trace, index, np.column_stack([seen.min(axis=0), seen.max(axis=0)]))
     title = titled(f"confidence boxes after {words.count(snap.t, 'round')}",
                    f"each arm pulled {words.times(int(np.min(snap.counts)))}" if np.ptp(snap.counts) == 0
                    else f"pulls per arm: {int(np.min(snap.counts)):,} to {int(np.max(snap.counts)):,}")
-    layout = base_layout(title, height=640)
-    seen = np.vstack([truth, est[drawn]])
-    ranges = [[min(float(truth[:, j].min()) - margin, float(seen[:, j].min()) - 0.1 * margin),
-               max(float(truth[:, j].max()) + margin, float(seen[:, j].max()) + 0.1 * margin)] for j in range(2)]
-    layout.update(xaxis={"title": {"text": axis_label(inst, 0)}, "range": ranges[0]},
-                  yaxis={"title": {"text": axis_label(inst, 1)}, "range": ranges[1]})
+    for t in data:  # in half a column, a long name on two lines
+        if t.get("showlegend", True) is not False:
+            t["name"] = _two_lines(t.get("name", ""), 22)
+    layout = base_layout(title, height=640, hovermode="closest")
+    layout.update(axes)
+    # ten entries in two columns, no gap between Watch's legend groups: the plane keeps the figure's height
+    layout["legend"].update(entrywidth=0.5, entrywidthmode="fraction", tracegroupgap=0, traceorder="normal")
     return go.Figure(data=data, layout=finish(layout))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import re
 
+import numpy as np
 import pytest
 
 import banditviz as bv
@@ -79,3 +80,31 @@ def test_page_legend_draws_each_entry_and_escapes_names():
     assert "rotate(90)" in svgs[0] and 'fill="#0072B2"' in svgs[0]
     assert 'stroke-dasharray="2 4"' in svgs[1] and 'stroke="#56B4E9"' in svgs[1]
     assert PRESENT_TEXT.legend >= 22
+
+
+def test_learn_confidence_boxes_are_drawn_as_watch_draws_its_plane(runs):
+    """Issue 31: the Learn step's still figure has Watch's plane traces (same names, looks and legend entries), and
+    its boxes are the snapshot's bounds clipped to its view (computed independently here)."""
+    trace = runs["a"]
+    still = figures.confidence_boxes(trace, 5).to_dict()
+    watch = figures.animate(trace, controls=False).to_dict()
+    plane = [t for t in watch["data"] if t.get("xaxis") in ("x3", None) and t.get("yaxis") in ("y3", None)]
+    looks = lambda t: (t["name"].replace("<br>", " "), t.get("mode"), t.get("fill"), t.get("fillcolor"),  # noqa: E731
+                       (t.get("line") or {}).get("color"), (t.get("marker") or {}).get("symbol"))
+    assert sorted(map(looks, still["data"]), key=repr) == sorted(map(looks, plane), key=repr)
+    snap = trace.snapshots[5]
+    (x0, x1), (y0, y1) = still["layout"]["xaxis"]["range"], still["layout"]["yaxis"]["range"]
+    want = []
+    for arm in range(trace.instance.K):
+        lo, hi = snap.lower[arm], snap.upper[arm]
+        if np.isfinite(snap.estimates[arm]).all() and (lo[0] >= x0 or hi[0] <= x1 or lo[1] >= y0 or hi[1] <= y1):
+            want.append([max(lo[0], x0), min(hi[0], x1), max(lo[1], y0), min(hi[1], y1)])
+    got = []
+    for t in still["data"]:
+        if t.get("fill") == "toself" and t.get("x") != [None]:
+            xy = np.array([[np.nan if v is None else v for v in t[k]] for k in ("x", "y")]).T
+            for box in np.split(xy, np.flatnonzero(np.isnan(xy[:, 0]))):
+                box = box[~np.isnan(box[:, 0])]
+                if len(box):
+                    got.append([box[:, 0].min(), box[:, 0].max(), box[:, 1].min(), box[:, 1].max()])
+    np.testing.assert_allclose(sorted(got), sorted(want), atol=1e-3)
