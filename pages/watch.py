@@ -13,7 +13,6 @@ import banditviz
 from banditviz import guarantees, words
 from banditviz.figures import explain
 from banditviz_app import charts, forms, player, runs, state
-from banditviz_app.legend import legend_html
 
 state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
 
@@ -29,13 +28,13 @@ left, right = st.columns([0.74, 0.26], gap="small")
 
 with right:
     present = state.presenting()
-    heading = st.empty()  # presentation mode: the figure's title and legend, once the figure is built
     if not present:  # in presentation mode, the toggle is in app.py's bar above the page
-        heading.markdown("**Watch an algorithm learn**")
+        st.markdown("**Watch an algorithm learn**")
         state.presentation_toggle("watch_present")
         st.html(PAGE_CSS)
+    heading = st.empty()  # the figure's title where its layout hides it (presentation mode, a phone)
     player.explanation(PLAYER)
-    legend = st.empty()
+    legend = st.empty()  # and its legends
     st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {words.count(inst.K, 'arm')}, "
                f"{words.count(inst.L, 'objective')} "
                f"({inst.kind}); change it on the Design page. Keys: space plays or pauses, the arrows step.")
@@ -77,7 +76,7 @@ with right:
 
 try:
     with st.spinner("Running..."):
-        # presentation mode: the player fits the figure to the screen, down to the playback bar (one of heights)
+        # the player sizes the chart: to the screen, down to the playback bar, in presentation mode (one of heights)
         height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, ())
         trace = runs.run_setting(setting)
         fig = (runs.race(setting, rival, height, heights, present) if rival
@@ -87,11 +86,10 @@ except ValueError as exc:
         state.show_error(exc)
     st.stop()
 
-if present:  # the figure left its title and legend to the page
-    meta = fig.layout.meta["bv"]
-    heading.html(f"<div class='bv-heading'>{meta['title']}</div>"
-                 + (f"<div class='bv-subheading'>{meta['subtitle']}</div>" if meta["subtitle"] else ""))
-    legend.html(player.CSS + legend_html(meta["legend"]))
+with heading:  # shown by the player where the figure's layout hides its own (at once in presentation mode)
+    player.heading(PLAYER, fig.layout.meta["bv"], shown=present)
+with legend:
+    player.legend(PLAYER, fig.layout.meta["bv"], shown=present)
 
 with notes:
     for warning in trace.info.get("warnings", ()):
@@ -102,7 +100,7 @@ with notes:
 
 with left:
     with player.chart_container(PLAYER):
-        charts.show(fig, key="watch_figure", height="stretch" if heights else "content")
+        charts.show(fig, key="watch_figure", height="stretch")  # the player sizes its container
     # The first screen of a session plays by itself.
     first = not st.session_state.get("watch_autoplayed")
     player.controls(PLAYER, run_id=json.dumps([state.to_query(setting), rival, height]), autoplay=first)

@@ -28,7 +28,15 @@ from ..trace import Trace
 from . import explain
 from .curves import Curves, Pulls
 from .frames import LEGEND_AXES, MIN_FRAMES, START_WITH, Context, Panel, figure_of, frame_budget, frame_indices, merge
-from .layouts import layouts_of, present_race_layout, present_watch_layout, race_layout, watch_layout
+from .layouts import (
+    layouts_of,
+    present_race_layout,
+    present_watch_layout,
+    race_layout,
+    stacked_race_layout,
+    stacked_watch_layout,
+    watch_layout,
+)
 from .objective_space import Plane, Scene, Strips, view_of
 from .palette import INK, NORMAL_TEXT, PRESENT_TEXT, Text, base_layout, finish, plain
 from .playback import DEFAULT_SPEED, SPEEDS
@@ -180,22 +188,21 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     meta = explain.meta(trace, ctx.idx, ctx.rounds, obj, redraw)
     fig = _assemble(panels, [], _title(trace, task), notes, meta, controls, height, ctx.text)
     subtitle = CONTEXTUAL if trace.snapshot_means is not None else ""
-    if subtitle and not present:
+    if subtitle:
         fig.layout.title.subtitle = {"text": subtitle, "font": {"size": 17, "color": INK}}
+    parts = page_parts(fig, subtitle)
     place = present_watch_layout if present else watch_layout
-    layouts = layouts_of(fig, lambda h, narrow: place(fig, main, curves, h, narrow), heights)
+    layouts = layouts_of(fig, lambda h, narrow: place(fig, main, curves, h, narrow),
+                         lambda h: stacked_watch_layout(fig, main, curves, h), heights, present)
     if not controls:
-        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **(_to_page(fig, subtitle) if present else {})}}
+        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **parts}}
     return fig
 
 
-def _to_page(fig: go.Figure, subtitle: str) -> dict:
-    """Presentation mode: the figure's title, subtitle and legends move to the page (the meta says what they are), so
-    that the panels take the room."""
-    out = {"title": fig.layout.title.text, "subtitle": subtitle, "legend": legend_entries(fig)}
-    fig.layout.title.text = ""
-    fig.layout.legend.visible = fig.layout.legend2.visible = False
-    return out
+def page_parts(fig: go.Figure, subtitle: str) -> dict:
+    """What a page shows where the figure's layout hides its own title and legends (presentation mode, a stacked
+    layout on a phone, `layouts_of`): the title, the subtitle and the legends' entries."""
+    return {"title": fig.layout.title.text, "subtitle": subtitle, "legend": legend_entries(fig)}
 
 
 def legend_entries(fig: go.Figure) -> list[dict]:
@@ -267,13 +274,16 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
         fig.layout.xaxis1.nticks = fig.layout.yaxis1.nticks = 3
     else:  # B's plane shares A's view and its y axis: no tick labels or title between the planes
         fig.layout.yaxis3.update(showticklabels=False, title_text="")
+    parts = page_parts(fig, "")
     if present:
-        layouts = layouts_of(fig, lambda h, narrow: present_race_layout(fig, three, cu_a.title, text, h, narrow),
-                             heights)
+        def place(h: int, narrow: bool) -> dict:
+            return present_race_layout(fig, three, cu_a.title, text, h, narrow)
     else:
-        layouts = layouts_of(fig, lambda h, narrow: race_layout(fig, three, cu_a.title, h, narrow), heights)
+        def place(h: int, narrow: bool) -> dict:
+            return race_layout(fig, three, cu_a.title, h, narrow)
+    layouts = layouts_of(fig, place, lambda h: stacked_race_layout(fig, three, cu_a.title, text, h), heights, present)
     if not controls:
-        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **(_to_page(fig, "") if present else {})}}
+        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **parts}}
     return fig
 
 
