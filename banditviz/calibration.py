@@ -22,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from . import fast_risk, risk
+from . import risk
 from .algorithms.base import ALGORITHMS, AlgorithmSpec
 from .algorithms.pfiwr import pfi_success
+from .experiments.ramgape import fast_run
 from .guarantees import warnings_for
 from .instances import PRESETS, Instance, preset
 from .simulate import run
@@ -98,7 +99,7 @@ def measure(instance: Instance, algorithm: str, seeds: int, cap: int, budget: in
     samples = []
     for seed in range(seeds):
         if spec.task == "risk-averse":
-            fast = fast_risk.fast_run(instance, algorithm, horizon, seed, **params)
+            fast = fast_run(instance, algorithm, horizon, seed, **params)
             done, rec, used = fast.stopped, fast.recommendation, fast.samples
         else:
             tr = run(instance, algorithm, horizon, seed, snapshots=0, **params)

@@ -1,11 +1,11 @@
-"""Compiled (numba) runs of the risk-averse algorithms for long runs (RAMGapE Sec. 4, Exp. 2, A13).
+"""Compiled (numba) round loop of the risk-averse algorithms (`banditviz.algorithms.risk_averse`, RAMGapE Sec. 3).
 
-`fast_run` plays any algorithm of `banditviz.algorithms.risk_averse` with the same rules, tie-breaks and
-floating-point expressions as the engine classes, and draws every arm's samples from the engine's own
-per-arm streams (`Environment.draws`, several blocks at a time), so a fast run and
-`banditviz.simulate.run` with the same seed agree pull for pull (tested on short runs). It records, at
-requested sample counts ("checkpoints"), the empirical Pareto set and the sufficient statistics, instead
-of a per-round trace: Experiment 2 (epsilon = 0) needs 10^7 - 3*10^7 samples per run.
+The kernel plays any of them with the same rules, tie-breaks and floating-point expressions as the engine classes,
+and draws every arm's samples from the engine's own per-arm streams (`Environment.draws`, several blocks at a
+time), so it and the round-by-round engine agree pull for pull (tested). `run_to_checkpoints` records, at
+requested sample counts ("checkpoints"), the empirical Pareto set and the sufficient statistics instead of a
+per-round log: RAMGapE's Experiment 2 (epsilon = 0) needs 10^7 - 3*10^7 samples per run
+(`banditviz.experiments.ramgape`).
 
 Per round the kernel costs O(K^2) comparisons with early exit for D_hat plus O(K |D_hat|) for the gap
 index (each Pareto arm scans every arm, each dominated arm only the Pareto arms), instead of the engine's
@@ -13,32 +13,22 @@ dense K x K matrices.
 
 `play` is `banditviz.simulate.run`'s loop for runs without snapshots (sweeps, Compare, the CLI): the same kernel
 also logs every pull and sample and D_hat where it changes, which is all a `Trace` needs (tested bit for bit).
-`experiment2_trace` is the app-facing entry of Experiment 2: a `Trace` of snapshots only (no per-round arrays),
-computed once and cached under ``~/.cache/banditviz``.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numba
 import numpy as np
-from scipy.stats import trim_mean
 
-from . import limits, risk, simulate  # simulate plays runs through `play`: names read on use
-from .algorithms.base import Problem, RoundState
-from .algorithms.risk_averse import RALUCB, _RAMGapE
+from . import risk
 from .environment import BLOCK, Environment
-from .instances import Instance, preset
-from .trace import Trace
 
 CODES = {"ramgape_b": 0, "ramgape_c": 0, "ra_round_robin": 1, "de_round_robin": 2, "lie_round_robin": 3,
          "ra_lucb": 4, "xi_lcb": 5, "hvi_pareto": 6, "egp": 7}
-MAX_SAMPLES = 300_000_000  # safety cap of a fixed-confidence run (A13)
 CHUNK_FLOATS = 1 << 21  # samples buffered across all arms (16 MB)
 # kernel state slots
 _T, _I, _QUEUE, _PENDING, _CP, _DONE, _NINIT, _LAST, _NCHG = range(9)
@@ -240,43 +230,6 @@ def _kernel(code, fc, K, init_pulls, cap, eps, delta, a, alph, rho, r_xi, n, s1,
     return 0
 
 
-@dataclass
-class FastRun:
-    """Result of `fast_run`: the final statistics and, per recorded checkpoint (sample count), D_hat and stats.
-
-    If the algorithm stopped, the last recorded checkpoint is the stopping time (later ones are dropped).
-    """
-
-    instance: Instance
-    algorithm: str
-    params: dict[str, Any]
-    seed: int
-    samples: int
-    stopped: bool
-    counts: np.ndarray
-    sums: np.ndarray
-    sumsq: np.ndarray
-    last_arm: int
-    checkpoints: np.ndarray
-    fronts: np.ndarray
-    cp_counts: np.ndarray
-    cp_sums: np.ndarray
-    cp_sumsq: np.ndarray
-
-    @property
-    def recommendation(self) -> tuple[int, ...]:
-        seen = self.counts > 0
-        mean = np.where(seen, self.sums / np.maximum(self.counts, 1), -np.inf)
-        xi = np.where(seen, risk.xi_from_moments(mean, self.sumsq / np.maximum(self.counts, 1), self.instance.rho),
-                      np.inf)
-        return tuple(int(i) for i in np.flatnonzero(risk.pareto_mask(mean, xi) & seen))
-
-    def simple_regret(self) -> np.ndarray:
-        """r of D_hat at every recorded checkpoint (RAMGapE Eq. 2-3)."""
-        P, delta = risk.truth(self.instance)
-        return np.array([risk.regret_of_mask(f, P, delta) for f in self.fronts])
-
-
 def _chunk(K: int, horizon: int) -> int:
     """Samples buffered per arm: a multiple of the engine's BLOCK, at most CHUNK_FLOATS over all arms."""
     return max(BLOCK, min(CHUNK_FLOATS // K, horizon + BLOCK) // BLOCK * BLOCK)
@@ -322,31 +275,33 @@ def _drive(name: str, alg: Any, env: Environment, horizon: int, cps: np.ndarray,
     return st, (n, s1, s2), out, log
 
 
-def fast_run(instance: Instance, algorithm: str, horizon: int, seed: int = 0,
-             checkpoints: np.ndarray | list[int] | None = None, **params: Any) -> FastRun:
-    """Play ``algorithm`` for at most ``horizon`` samples (the fixed-budget n / fixed-confidence cap).
+@dataclass
+class Checkpoints:
+    """A run of the kernel that keeps no log (`run_to_checkpoints`): the samples drawn, whether the algorithm
+    stopped, the final statistics, the last arm pulled and, at each checkpoint reached (a sample count; the stopping
+    time when the algorithm stopped), D_hat and the statistics."""
 
-    ``checkpoints``: sample counts (1..horizon) at which to record D_hat and the statistics; the stopping
-    time is always recorded when a fixed-confidence algorithm stops.
-    """
-    spec = simulate.resolve(algorithm, instance)
-    if spec.name not in CODES:
-        raise ValueError(f"algorithm: fast runs support {sorted(CODES)}, not {spec.name!r}")
-    horizon = limits.check_int("horizon", horizon, 1, MAX_SAMPLES)
-    seed = limits.check_int("seed", seed, 0, limits.MAX_SEED)
-    p = spec.validate(params)
-    alg = spec.make(**params)
-    env = Environment(instance, seed)
-    alg.reset(simulate.make_problem(instance, horizon, None), env.policy_rng)  # validates rho, a, the regime
-    cps = np.unique(np.asarray([] if checkpoints is None else checkpoints, dtype=np.int64))
-    if cps.size and (cps[0] < 1 or cps[-1] > horizon):
-        raise ValueError(f"checkpoints: must lie in [1, horizon = {horizon}]")
-    st, (n, s1, s2), out, _ = _drive(spec.name, alg, env, horizon, cps, record=False)
+    samples: int
+    stopped: bool
+    counts: np.ndarray
+    sums: np.ndarray
+    sumsq: np.ndarray
+    last_arm: int
+    checkpoints: np.ndarray
+    fronts: np.ndarray
+    cp_counts: np.ndarray
+    cp_sums: np.ndarray
+    cp_sumsq: np.ndarray
+
+
+def run_to_checkpoints(alg: Any, env: Environment, horizon: int, checkpoints: np.ndarray) -> Checkpoints:
+    """``alg`` (a reset risk-averse algorithm that `supports`) played for at most ``horizon`` samples, recording
+    D_hat and the statistics at ``checkpoints`` (distinct sample counts in [1, horizon], ascending)."""
+    st, (n, s1, s2), out, _ = _drive(alg.spec.name, alg, env, horizon, checkpoints, record=False)
     done = int(st[_CP])
-    return FastRun(instance=instance, algorithm=spec.name, params=p, seed=seed, samples=int(st[_T]),
-                   stopped=bool(st[_DONE]), counts=n, sums=s1, sumsq=s2, last_arm=int(st[_LAST]),
-                   checkpoints=cps[:done], fronts=out[0][:done], cp_counts=out[1][:done], cp_sums=out[2][:done],
-                   cp_sumsq=out[3][:done])
+    return Checkpoints(samples=int(st[_T]), stopped=bool(st[_DONE]), counts=n, sums=s1, sumsq=s2,
+                       last_arm=int(st[_LAST]), checkpoints=checkpoints[:done], fronts=out[0][:done],
+                       cp_counts=out[1][:done], cp_sums=out[2][:done], cp_sumsq=out[3][:done])
 
 
 def play(alg: Any, env: Environment, horizon: int) -> tuple[np.ndarray, np.ndarray, list[tuple[int, tuple]]]:
@@ -361,114 +316,3 @@ def play(alg: Any, env: Environment, horizon: int) -> tuple[np.ndarray, np.ndarr
     alg.done = bool(st[_DONE])
     alg.recommendation = changes[-1][1] if changes else None
     return arms[:t], samples[:t, None], changes
-
-
-# ---------------------------------------------------------------------- snapshots and Experiment 2
-def state_from_stats(instance: Instance, algorithm: str, t: int, counts: np.ndarray, sums: np.ndarray,
-                     sumsq: np.ndarray, pulled: int | None = None, horizon: int = MAX_SAMPLES,
-                     **params: Any) -> RoundState:
-    """The engine's `RoundState` for given sufficient statistics (snapshots of fast runs).
-
-    m_t / p_t are the pair the next selection would use (the fast kernel does not record the past pair).
-    """
-    spec = simulate.resolve(algorithm, instance)
-    alg = spec.make(**params)
-    problem: Problem = simulate.make_problem(instance, horizon, None)
-    alg.reset(problem, np.random.default_rng(0))
-    alg.stats.counts[:] = counts
-    alg.stats.sums[:, 0], alg.stats.sumsq[:, 0] = sums, sumsq
-    seen = counts > 0
-    mean = np.where(seen, sums / np.maximum(counts, 1), np.nan)
-    alg.mu, alg.xi = mean, risk.xi_from_moments(mean, sumsq / np.maximum(counts, 1), instance.rho)
-    alg.beta = np.array([alg.width(int(c)) for c in counts])
-    alg._refresh()
-    alg.t, alg.last = t, pulled
-    alg.recommendation = tuple(int(i) for i in np.flatnonzero(alg.Dh))
-    if alg.initialised and isinstance(alg, _RAMGapE | RALUCB):
-        alg._pair()
-    return alg.state()
-
-
-def geometric_checkpoints(first: int, last: int, n: int) -> np.ndarray:
-    """About ``n`` distinct sample counts spaced geometrically between ``first`` and ``last``."""
-    return np.unique(np.geomspace(first, last, n).round().astype(np.int64))
-
-
-EXP2_PATTERNS = (10, 46)
-EXP2_ALGORITHMS = ("ramgape_c", "ra_lucb", "de_round_robin", "ra_round_robin")
-
-
-SHIPPED_DIR = Path(__file__).parent / "presets" / "risk_averse_exp2"  # small precomputed traces in the repo
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("BANDITVIZ_CACHE", Path.home() / ".cache" / "banditviz"))
-
-
-def experiment2_filename(pattern: int, algorithm: str, seed: int, snapshots: int, cap: int) -> str:
-    return f"risk_exp2_p{pattern}_{algorithm}_s{seed}_n{snapshots}_cap{cap}.npz"
-
-
-def experiment2_trace(pattern: int = 46, algorithm: str = "ramgape_c", seed: int = 1, snapshots: int = 200,
-                      cap: int = MAX_SAMPLES, refresh: bool = False) -> Trace:
-    """Experiment 2 (epsilon = 0, delta = 0.05, rho = 0.01) on Table 3 pattern 10 or 46, as snapshots.
-
-    Read from `SHIPPED_DIR` (RAMGapEc's two default traces are committed there, written by
-    ``benchmarks/precompute_experiment2.py --ship``) or from `cache_dir()`; otherwise computed with `fast_run`
-    (10^7 - 5*10^7 samples: seconds to a minute of CPU) and cached there. The `Trace` has no per-round
-    arrays, ``stopped_at`` is the stopping time and ``info`` holds the simple regret at each snapshot.
-    """
-    if pattern not in EXP2_PATTERNS:
-        raise ValueError(f"pattern: Experiment 2 uses patterns {list(EXP2_PATTERNS)}, got {pattern!r}")
-    if algorithm not in EXP2_ALGORITHMS:
-        raise ValueError(f"algorithm: Experiment 2 compares {list(EXP2_ALGORITHMS)}, got {algorithm!r}")
-    name = experiment2_filename(pattern, algorithm, seed, snapshots, cap)
-    path = cache_dir() / name
-    for found in (SHIPPED_DIR / name, path):
-        if found.exists() and not refresh:
-            return Trace.load(found)
-    inst = preset("risk_averse_table3", pattern=pattern)
-    params: dict[str, Any] = {"epsilon": 0.0}
-    cps = geometric_checkpoints(2 * inst.K, cap, snapshots - 1)
-    run = fast_run(inst, algorithm, cap, seed, cps, **params)
-    states = [state_from_stats(inst, algorithm, int(t), c, s, q, **params)
-              for t, c, s, q in zip(run.checkpoints, run.cp_counts, run.cp_sums, run.cp_sumsq, strict=True)]
-    states[-1].pulled = run.last_arm
-    trace = Trace(instance=inst, algorithm=algorithm, params=run.params, seed=seed, horizon=cap,
-                  arms=np.zeros(0, dtype=np.int64), rewards=np.zeros((0, 1)), metrics={}, snapshots=states,
-                  recommendation=run.recommendation, stopped_at=run.samples if run.stopped else None,
-                  info={"experiment": 2, "pattern": pattern, "samples": run.samples, "fast_run": True,
-                        "snapshot_simple_regret": run.simple_regret()})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    trace.save(path)
-    return trace
-
-
-# ---------------------------------------------------------------------- experiment helpers
-@dataclass
-class RegretCurves:
-    """Per-trial simple regret on a grid of sample counts (Experiments 3 and 4) and final pull counts."""
-
-    t: np.ndarray
-    regret: np.ndarray  # (trials, len(t))
-    counts: np.ndarray  # (trials, K) at n
-
-    def trimmed(self) -> np.ndarray:
-        """The paper's average: per-round 25%-trimmed mean across trials (l.188)."""
-        return trim_mean(self.regret, 0.25, axis=0)
-
-    def auc(self, K: int) -> float:
-        """100 x sum of the trimmed curve over the grid points t > 2K (our AUC summary of RAMGapE Sec. 4)."""
-        return float(100 * self.trimmed()[self.t > 2 * K].sum())
-
-    def pareto_share(self, pareto: tuple[int, ...]) -> float:
-        """Mean fraction of the n samples spent on D+ (l.208)."""
-        return float((self.counts[:, list(pareto)].sum(axis=1) / self.counts.sum(axis=1)).mean())
-
-
-def regret_curves(instance: Instance, algorithm: str, n: int, seeds: range | list[int], step: int = 100,
-                  **params: Any) -> RegretCurves:
-    """Fixed-budget runs of n samples, one per seed, with the simple regret every ``step`` samples."""
-    grid = np.arange(step, n + 1, step)
-    runs = [fast_run(instance, algorithm, n, seed, grid, **params) for seed in seeds]
-    return RegretCurves(grid, np.array([r.simple_regret() for r in runs]), np.array([r.counts for r in runs]))

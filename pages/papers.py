@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from banditviz import guarantees, reproduce, verdicts
-from banditviz.fast_risk import EXP2_PATTERNS, experiment2_trace
+from banditviz.experiments.ramgape import EXP2_PATTERNS, experiment2_trace
 from banditviz.figures import animate
 from banditviz_app import charts, state
 from banditviz_app.papers import PAPERS

@@ -177,24 +177,25 @@ def figures(out: dict) -> None:
 
 def paper_runs(out: dict, traces: Path) -> None:
     import banditviz as bv
-    from banditviz import calibration, fast_risk, fronts, lexicographic_repro
+    from banditviz import calibration, fast_risk, fronts
+    from banditviz.experiments import lexmoslb, ramgape
 
     table1 = bv.preset("risk_averse_table1")
     for name in sorted(fast_risk.CODES):
-        r = fast_risk.fast_run(table1, name, 20_000, seed=3, checkpoints=[100, 1000, 20_000])
+        r = ramgape.fast_run(table1, name, 20_000, seed=3, checkpoints=[100, 1000, 20_000])
         out[f"fast_run/{name}"] = value_digest(r)
         out[f"fast_run/{name}/regret"] = value_digest(r.simple_regret())
-    out["regret_curves"] = value_digest(fast_risk.regret_curves(table1, "ramgape_b", 2000, range(3), step=200))
-    for pattern in fast_risk.EXP2_PATTERNS:
-        tr = fast_risk.experiment2_trace(pattern)
+    out["regret_curves"] = value_digest(ramgape.regret_curves(table1, "ramgape_b", 2000, range(3), step=200))
+    for pattern in ramgape.EXP2_PATTERNS:
+        tr = ramgape.experiment2_trace(pattern)
         out[f"experiment2/{pattern}"] = trace_digest(tr, traces / f"experiment2_{pattern}.npz")
-    state = fast_risk.state_from_stats(table1, "ramgape_c", 50, np.full(10, 5), np.linspace(1, 3, 10),
+    state = ramgape.state_from_stats(table1, "ramgape_c", 50, np.full(10, 5), np.linspace(1, 3, 10),
                                        np.linspace(1, 6, 10))
     out["state_from_stats"] = value_digest(state)
     lex = bv.preset("lexicographic_lambda_10")
     for name in ("ste2lo", "mte2lo", "pf_lex", "oful"):
-        arms = lexicographic_repro.round_noise_run(lex, name, 500, seed=4)
-        out[f"round_noise/{name}"] = value_digest((arms, lexicographic_repro.general_regret(lex, arms)))
+        arms = lexmoslb.round_noise_run(lex, name, 500, seed=4)
+        out[f"round_noise/{name}"] = value_digest((arms, lexmoslb.general_regret(lex, arms)))
     out["fronts"] = value_digest(fronts.run_fronts(bv.preset("default"), [("pareto_ucb1", {}), ("pfiwr", {})],
                                                    [0, 1], 300))
     out["calibration"] = value_digest(calibration.measure(bv.preset("pfi_toy"), "pfiwr", 3, 3000, 3000, "pfi_toy"))

@@ -92,6 +92,7 @@ class _RiskAverse(Algorithm):
     """Shared state and machinery (RAMGapE Sec. 3); subclasses implement `_choose` (the adaptive selection)."""
 
     REGIME: ClassVar[str | None] = None  # fixed regime, or None to read the "regime" parameter
+    PAIRED: ClassVar[bool] = False  # selects through the pair (m_t, p_t) of Eq. 6-7
 
     def __init__(self, **params) -> None:
         super().__init__(**params)
@@ -165,6 +166,22 @@ class _RiskAverse(Algorithm):
     def _choose(self) -> int:
         raise NotImplementedError
 
+    def restore(self, t: int, counts: np.ndarray, sums: np.ndarray, sumsq: np.ndarray, pulled: int | None) -> None:
+        """The state after round ``t`` given only the sufficient statistics (per arm: pulls, sum and sum of squares
+        of the samples) and the last arm pulled: snapshots of runs played in the compiled loop, which keeps no
+        more. m_t / p_t are then the pair the next selection would use (the loop does not record the past pair)."""
+        self.stats.counts[:] = counts
+        self.stats.sums[:, 0], self.stats.sumsq[:, 0] = sums, sumsq
+        seen = counts > 0
+        mean = np.where(seen, sums / np.maximum(counts, 1), np.nan)
+        self.mu, self.xi = mean, risk.xi_from_moments(mean, sumsq / np.maximum(counts, 1), self.rho)
+        self.beta = np.array([self.width(int(c)) for c in counts])
+        self._refresh()
+        self.t, self.last = t, pulled
+        self.recommendation = tuple(int(i) for i in np.flatnonzero(self.Dh))
+        if self.initialised and self.PAIRED:
+            self._pair()
+
     def _pair(self) -> tuple[int, int]:
         """m_t (largest V_i, Eq. 6) and p_t (its competitor, Eq. 7), recorded for the state."""
         m = int(np.argmax(self.V))
@@ -215,6 +232,8 @@ def _register(name: str, params: tuple[Param, ...], summary: str):
 
 class _RAMGapE(_RiskAverse):
     """RAMGapE (Alg. 1-2): pull whichever of m_t, p_t has the wider box (fewer pulls); tie -> m_t."""
+
+    PAIRED = True
 
     def _choose(self) -> int:
         m, p = self._pair()
@@ -319,6 +338,8 @@ class LIERoundRobin(_SkippingRoundRobin):
            "either regime.")
 class RALUCB(_RiskAverse):
     """RA-LUCB (Alg. 6): pulls m_t then p_t (both chosen before either is observed), 2 samples per iteration."""
+
+    PAIRED = True
 
     def _choose(self) -> int:
         m, p = self._pair()

@@ -1,4 +1,4 @@
-"""The calibration convention of LexMOSLB Sec. 4 (S5) and our decision, for reproducing its numbers.
+"""LexMOSLB's experiments: the calibration convention of its Sec. 4 (S5) and our decision, for reproducing its numbers.
 
 The engine (`banditviz.simulate`) draws noise per (arm, pull index). The spec's calibration instead draws
 one N(0, 1) row per ROUND, ``numpy.random.default_rng(seed).standard_normal((T, m))``, shared by all
@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from . import limits
-from .instances import Instance
-from .metrics import lexicographic_regrets
-from .simulate import make_problem, resolve
+from .. import limits
+from ..instances import Instance
+from ..metrics import lexicographic_regrets
+from ..simulate import make_problem, resolve
 
 
 def round_noise_run(instance: Instance, algorithm: str, horizon: int, seed: int, **params: Any) -> np.ndarray:

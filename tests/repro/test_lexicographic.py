@@ -38,8 +38,8 @@ from banditviz.algorithms.lexicographic_core import (
     theorem1_bound,
     theorem2_bound,
 )
+from banditviz.experiments.lexmoslb import general_regret, round_noise_run
 from banditviz.instances import Instance, preset
-from banditviz.lexicographic_repro import general_regret, round_noise_run
 from tests.variants import scaled
 
 TABLE_01 = "lexicographic_lambda_0.1"

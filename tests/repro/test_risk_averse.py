@@ -3,7 +3,7 @@
 The paper prints no numbers (its figures are missing); the statistical targets are the spec author's own
 reference runs (labelled "not from the paper" in the spec), with the spec's tolerances. Deterministic facts
 (the tables' ground truth, constants) run always; the statistical ones are ``slow`` and use the compiled
-fast path (`banditviz.fast_risk`), which is pull-for-pull identical to the engine (unit tests).
+fast path (`banditviz.experiments.ramgape.fast_run`), which is pull-for-pull identical to the engine (unit tests).
 
 Sizes of the slow tests (about 1.5 min of CPU together on this machine):
 * Exp 1: 50 patterns x 1 seed (1000 + pattern) x 4 algorithms, plus 3 more seeds of RAMGapEc for the
@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from banditviz import preset, risk
-from banditviz.fast_risk import fast_run, regret_curves
+from banditviz.experiments.ramgape import fast_run, regret_curves
 
 PATTERN_TRUTH = {  # pattern: (D+ 1-based, min Delta, max Delta), spec Appendix A.4
     1: ((1, 5, 9), 0.00672, 0.04931),

@@ -18,7 +18,7 @@ MODEL, ENGINE, FIGURES, TOP = range(4)
 MODEL_MODULES = {"algorithms", "words", "environment", "instances", "pareto", "presets", "risk", "design", "estimators",
                  "limits", "datasets", "fast_pareto", "fast_ape", "highs_lp", "seeding", "fast_noise"}
 ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fast_classic", "fast_linear", "fast_pfiwr", "fast_risk",
-                  "fronts", "guarantees", "lexicographic_repro", "calibration", "reproduce", "verdicts"}
+                  "fronts", "guarantees", "experiments", "calibration", "reproduce", "verdicts"}
 
 
 def layer(module: str) -> int:

@@ -26,8 +26,8 @@ from banditviz.algorithms.lexicographic_core import (
     pf_lex_beta,
     tied_argmax,
 )
+from banditviz.experiments.lexmoslb import round_noise_run
 from banditviz.instances import Instance, preset, random_contextual, random_linear
-from banditviz.lexicographic_repro import round_noise_run
 from banditviz.metrics import lexicographic_regrets
 from banditviz.trace import Trace
 

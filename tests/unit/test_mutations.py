@@ -33,7 +33,7 @@ from banditviz.algorithms.base import ACCEPTED, REJECTED
 from banditviz.algorithms.mol import confidence_radius
 from banditviz.algorithms.risk_averse import gap_index
 from banditviz.environment import Environment
-from banditviz.fast_risk import fast_run
+from banditviz.experiments.ramgape import fast_run
 from banditviz.instances import random_linear, uniform_box
 from banditviz.simulate import make_problem
 from tests.variants import param_scaled, round_robin, scaled, widths

@@ -12,14 +12,8 @@ from banditviz.algorithms import ALGORITHMS
 from banditviz.algorithms.base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED
 from banditviz.algorithms.risk_averse import empirical_gaps, gap_index
 from banditviz.environment import Environment
-from banditviz.fast_risk import (
-    CODES,
-    _gap_index,
-    experiment2_trace,
-    fast_run,
-    geometric_checkpoints,
-    state_from_stats,
-)
+from banditviz.experiments.ramgape import experiment2_trace, fast_run, geometric_checkpoints, state_from_stats
+from banditviz.fast_risk import CODES, _gap_index
 from banditviz.metrics import RECOMMENDATION_METRICS
 from banditviz.pareto import psi_gaps
 from banditviz.presets import risk_averse as ra
