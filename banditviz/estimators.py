@@ -59,14 +59,14 @@ class SharedRidge:
         self.pred = np.zeros((len(self.features), L))
         self.sq_widths = np.empty(len(self.features))
         quadratic_forms(self.features, self.V_inv, self.sq_widths)
-        self._work = np.empty((2, max(d, L)))  # V^{-1} x and the residuals
+        self.work = np.empty((2, max(d, L)))  # V^{-1} x and the residuals
 
     def update(self, x: np.ndarray, reward: np.ndarray) -> float:
         """Add the observation (x, reward); returns x' V^{-1} x before the update (the leverage)."""
         self.n += 1
         return ridge_update(self.V_inv, self.theta, self.Z, np.ascontiguousarray(x, dtype=float),
                             np.ascontiguousarray(reward, dtype=float), self.features, self.pred, self.sq_widths,
-                            self._work)
+                            self.work)
 
     def widths(self, X: np.ndarray | None = None) -> np.ndarray:
         """||x||_{V^{-1}} for each row of X (K x d); the fixed features' kept values when X is None."""

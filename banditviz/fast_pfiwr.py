@@ -1,5 +1,4 @@
-"""Compiled (numba) round loop of PFIwR on fixed-mean instances (`banditviz.algorithms.pfiwr.PFIwR`), used by
-`simulate.run`.
+"""Compiled (numba) round loop of PFIwR on fixed-mean instances (`banditviz.algorithms.pfiwr.PFIwR`): its `Loop`.
 
 On one-hot contexts the PFIwR estimate is per arm, y_hat_k = B_k / (n_k + p lambda_t) (PFIwR Sec. 5), so a round
 costs O(K^2 L) (the dominance matrix of the classification) and nothing grows with t: the kernel keeps the pull
@@ -8,11 +7,11 @@ counts and per-arm reward sums of the class's own arrays (rank-one, here one-ent
 * the policy's draws (``integers`` over the undetermined arms or the empirical front) from the run's policy
   `Generator` and the estimator's ``binomial`` drop count from the class's own estimator `Generator`, both
   called by numba with numpy's algorithms on the same bit-generator state, in the class's order;
-* the rewards from the engine's per-arm streams (`fast_classic.Rewards`);
+* the rewards from the engine's per-arm streams (`banditviz.rewards.RewardBuffer`);
 * the per-round constants (p lambda_t, beta_t, (1 - p)^rho_t) from the class's own Python functions,
   computed ahead in doubling stretches, so the floats are the same;
 * the classification of Algorithm 1 step 2 when nothing changes (statuses of the candidates, the empirical
-  front of A U P), with the same float expressions as `pfiwr.classify` and `dominance_matrix`.
+  front of A U P), with the same float expressions as `pfiwr_core.classify` and `dominance_matrix`.
 
 A round in which some rounds are dropped (probability about delta / (6 t^2)), in which an arm is eliminated or
 accepted (at most K per run: events are sentences), or that is a snapshot round, is finished by the class
@@ -22,24 +21,20 @@ for bit with or without this loop (tested).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
-from .algorithms.base import ACTIVE, CANDIDATE, RoundState
-from .algorithms.pfiwr import PFIwR, beta_t, lambda_t, rho_t
-from .environment import Environment
-from .fast_classic import Rewards, pick
+from .algorithms.base import ACTIVE, CANDIDATE, Algorithm, Played, RoundState
+from .algorithms.pfiwr_core import beta_t, lambda_t, rho_t
+from .fast_classic import pick
 
 RULES = {"uniform_front": 0, "round_robin_front": 1, "least_pulled_front": 2}
 # kernel state slots: next round, arm chosen but not yet pulled (-1: none), dropped rounds, round-robin counter,
 # sizes of A, of A U P and of the empirical front, whether the pending pull explores
 _T, _PENDING, _DROPS, _RR, _NA, _NCAND, _NFRONT, _NPREV = range(8)
 _STOP, _REFILL, _CONSTANTS, _DROPPED, _CHANGED = range(5)  # why the kernel returned
-
-
-def supports(algorithm: str, kind: str) -> bool:
-    """True when `play` runs ``algorithm`` on instances of ``kind`` (fixed means: one-hot contexts)."""
-    return algorithm == "pfiwr" and kind == "means"
 
 
 @numba.njit(cache=True)
@@ -66,7 +61,7 @@ def _select(t, T0, rule, rng, counts, A, front, prev, st):
 
 @numba.njit(cache=True)
 def _classify(yhat, L, w, eps, A, cand, pos, status, front, Mm, ok, p1, st):
-    """Step 2 of Algorithm 1 (`pfiwr.classify`); False, with nothing written, when an arm leaves A (the class
+    """Step 2 of Algorithm 1 (`pfiwr_core.classify`); False, with nothing written, when an arm leaves A (the class
     then finishes the round); else the candidates' statuses and the empirical front of A U P."""
     nA, nc = st[_NA], st[_NCAND]
     for i in range(nc):  # dominance_matrix(yhat[cand])
@@ -154,7 +149,7 @@ class _Constants:
     """p lambda_t, beta_t and (1 - p)^rho_t of rounds 1..ready, from the class's own functions, and room for
     rounds 1..ready in the class's history (both grown by doubling)."""
 
-    def __init__(self, alg: PFIwR, horizon: int) -> None:
+    def __init__(self, alg: Algorithm, horizon: int) -> None:
         self.alg, self.horizon, self.ready = alg, horizon, 0
         self.plam, self.width, self.q = np.zeros(1), np.zeros(1), np.zeros(1)
 
@@ -175,64 +170,70 @@ class _Constants:
             alg.hist_y = np.concatenate([alg.hist_y, np.zeros((new - len(alg.hist_y), alg.L))])
 
 
-def play(alg: PFIwR, env: Environment, horizon: int, snap_at: np.ndarray, snapshots: bool
-         ) -> tuple[np.ndarray, np.ndarray, list[RoundState], list[tuple[int, tuple[int, ...]]]]:
-    """Arms, rewards, snapshots and recommendations of ``alg`` (a reset PFIwR on fixed means) played for at
-    most ``horizon`` rounds: the rounds played, the `RoundState` of each round in ``snap_at`` (and of the
-    stopping round when ``snapshots``), and ``(t, recommendation)`` at round 1 and at each round it changed."""
-    K, L = alg.K, alg.L
-    consts = _Constants(alg, horizon)
-    rew = Rewards(env, horizon, expected=1)  # it may stop early: one block per arm first
-    arms, rewards = np.empty(horizon, dtype=np.int64), np.empty((horizon, env.instance.reward_dim))
-    A, cand, pos, front, prev = (np.zeros(K, dtype=np.int64) for _ in range(5))
-    Mm, ok, p1 = np.empty((K, K)), np.empty((K, K), dtype=np.bool_), np.empty(K, dtype=np.bool_)
-    st = np.array([1, -1, 0, 0, 0, 0, 0, -1], dtype=np.int64)
-    rule, T0 = RULES[alg.params["select_rule"]], float(alg.T0)
-    states: list[RoundState] = []
-    changes = [(1, alg.recommendation)]
-    snaps = [*snap_at.tolist(), horizon + 1]
-    load = True  # the class changed A, A U P or the front: copy them into the kernel's arrays
-    while st[_T] <= horizon and not alg.done:
-        t = int(st[_T])
-        while snaps[0] < t:
-            snaps.pop(0)
-        if t == snaps[0]:  # a snapshot round: the class plays it
-            arm = int(alg.select(t))
-            reward = rew.take(arm)
-            alg.update(arm, reward)
-            arms[t - 1], rewards[t - 1] = arm, reward
-            st[_T], st[_RR], load = t + 1, alg.rr, True
-        else:
-            if load:
-                for arr, src in ((A, alg.A), (cand, alg.cand), (pos, alg.pos_A), (front, alg.front)):
-                    arr[:len(src)] = src
-                st[_NA], st[_NCAND], st[_NFRONT], load = len(alg.A), len(alg.cand), len(alg.front), False
-            why = _kernel(snaps[0], consts.ready, T0, rule, alg.params["eps"], K, L, alg.rng, alg.rng_est,
-                          consts.plam, consts.width, consts.q, alg.counts, alg.B, alg.yhat, alg.status,
-                          alg.hist_arm, alg.hist_y, A, cand, pos, front, prev, Mm, ok, p1, rew.buf, rew.pos,
-                          rew.avail, arms, rewards, st)
-            if why == _REFILL:
-                rew.refill(int(st[_PENDING]))
-                continue
-            if why == _CONSTANTS:
-                consts.extend()
-                continue
-            t = int(st[_T]) - (why == _STOP)  # the last round played, or the round the class finishes
-            _sync(alg, t, int(arms[t - 1]), st, front, prev, consts)
-            if why == _DROPPED:
-                alg.estimate(t, int(st[_DROPS]))
-            if why != _STOP:
-                alg.classify()
-                st[_T], load = t + 1, True
-        if alg.recommendation != changes[-1][1]:
-            changes[-1 if changes[-1][0] == t else len(changes):] = [(t, alg.recommendation)]
-        if t == snaps[0] or (alg.done and snapshots):
-            states.append(alg.state())
-    played = int(st[_T]) - 1
-    return arms[:played], rewards[:played], states, changes
+class PfiwrLoop:
+    """PFIwR's `Loop`: fixed means (one-hot contexts), any number of snapshots."""
+
+    compiled = True
+
+    def supports(self, kind: str, params: dict[str, Any], snapshots: int) -> bool:
+        return kind == "means"
+
+    def play(self, alg: Algorithm, rewards: Any, horizon: int, snap_at: np.ndarray) -> Played:
+        """The rounds of ``snap_at``, and the stopping round when there are snapshots, are followed by
+        ``alg.state()``."""
+        K, L = alg.K, alg.L
+        snapshots = len(snap_at) > 0
+        consts = _Constants(alg, horizon)
+        arms, got = np.empty(horizon, dtype=np.int64), np.empty((horizon, rewards.buf.shape[2]))
+        A, cand, pos, front, prev = (np.zeros(K, dtype=np.int64) for _ in range(5))
+        Mm, ok, p1 = np.empty((K, K)), np.empty((K, K), dtype=np.bool_), np.empty(K, dtype=np.bool_)
+        st = np.array([1, -1, 0, 0, 0, 0, 0, -1], dtype=np.int64)
+        rule, T0 = RULES[alg.params["select_rule"]], float(alg.T0)
+        states: list[RoundState] = []
+        changes = [(1, alg.recommendation)]
+        snaps = [*snap_at.tolist(), horizon + 1]
+        load = True  # the class changed A, A U P or the front: copy them into the kernel's arrays
+        while st[_T] <= horizon and not alg.done:
+            t = int(st[_T])
+            while snaps[0] < t:
+                snaps.pop(0)
+            if t == snaps[0]:  # a snapshot round: the class plays it
+                arm = int(alg.select(t))
+                reward = rewards.take(arm)
+                alg.update(arm, reward)
+                arms[t - 1], got[t - 1] = arm, reward
+                st[_T], st[_RR], load = t + 1, alg.rr, True
+            else:
+                if load:
+                    for arr, src in ((A, alg.A), (cand, alg.cand), (pos, alg.pos_A), (front, alg.front)):
+                        arr[:len(src)] = src
+                    st[_NA], st[_NCAND], st[_NFRONT], load = len(alg.A), len(alg.cand), len(alg.front), False
+                why = _kernel(snaps[0], consts.ready, T0, rule, alg.params["eps"], K, L, alg.rng, alg.rng_est,
+                              consts.plam, consts.width, consts.q, alg.counts, alg.B, alg.yhat, alg.status,
+                              alg.hist_arm, alg.hist_y, A, cand, pos, front, prev, Mm, ok, p1, rewards.buf, rewards.pos,
+                              rewards.avail, arms, got, st)
+                if why == _REFILL:
+                    rewards.refill(int(st[_PENDING]))
+                    continue
+                if why == _CONSTANTS:
+                    consts.extend()
+                    continue
+                t = int(st[_T]) - (why == _STOP)  # the last round played, or the round the class finishes
+                _sync(alg, t, int(arms[t - 1]), st, front, prev, consts)
+                if why == _DROPPED:
+                    alg.estimate(t, int(st[_DROPS]))
+                if why != _STOP:
+                    alg.classify()
+                    st[_T], load = t + 1, True
+            if alg.recommendation != changes[-1][1]:
+                changes[-1 if changes[-1][0] == t else len(changes):] = [(t, alg.recommendation)]
+            if t == snaps[0] or (alg.done and snapshots):
+                states.append(alg.state())
+        played = int(st[_T]) - 1
+        return Played(arms[:played], got[:played], states, changes)
 
 
-def _sync(alg: PFIwR, t: int, arm: int, st: np.ndarray, front: np.ndarray, prev: np.ndarray,
+def _sync(alg: Algorithm, t: int, arm: int, st: np.ndarray, front: np.ndarray, prev: np.ndarray,
           consts: _Constants) -> None:
     """The class's per-round attributes after the kernel played (or began) round ``t``."""
     alg.t, alg.last, alg.rr = t, arm, int(st[_RR])

@@ -1,8 +1,9 @@
-"""Compiled (numba) round loop of the risk-averse algorithms (`banditviz.algorithms.risk_averse`, RAMGapE Sec. 3).
+"""Compiled (numba) round loop of the risk-averse algorithms (`banditviz.algorithms.risk_averse`, RAMGapE Sec. 3):
+their `Loop`.
 
 The kernel plays any of them with the same rules, tie-breaks and floating-point expressions as the engine classes,
-and draws every arm's samples from the engine's own per-arm streams (`Environment.draws`, several blocks at a
-time), so it and the round-by-round engine agree pull for pull (tested). `run_to_checkpoints` records, at
+and draws every arm's samples from the engine's own per-arm streams (`banditviz.rewards.RewardBuffer`), so it and
+the round-by-round engine agree pull for pull (tested). `RiskLoop.record` records, at
 requested sample counts ("checkpoints"), the empirical Pareto set and the sufficient statistics instead of a
 per-round log: RAMGapE's Experiment 2 (epsilon = 0) needs 10^7 - 3*10^7 samples per run
 (`banditviz.experiments.ramgape`).
@@ -11,8 +12,8 @@ Per round the kernel costs O(K^2) comparisons with early exit for D_hat plus O(K
 index (each Pareto arm scans every arm, each dominated arm only the Pareto arms), instead of the engine's
 dense K x K matrices.
 
-`play` is `banditviz.simulate.run`'s loop for runs without snapshots (sweeps, Compare, the CLI): the same kernel
-also logs every pull and sample and D_hat where it changes, which is all a `Trace` needs (tested bit for bit).
+`RiskLoop.play` is `banditviz.simulate.run`'s loop for runs without snapshots (sweeps, Compare, the CLI): the same
+kernel also logs every pull and sample and D_hat where it changes, which is all a `Trace` needs (tested bit for bit).
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ import numba
 import numpy as np
 
 from . import risk
-from .environment import BLOCK, Environment
+from .algorithms.base import Algorithm, Played
 
-CODES = {"ramgape_b": 0, "ramgape_c": 0, "ra_round_robin": 1, "de_round_robin": 2, "lie_round_robin": 3,
-         "ra_lucb": 4, "xi_lcb": 5, "hvi_pareto": 6, "egp": 7}
-CHUNK_FLOATS = 1 << 21  # samples buffered across all arms (16 MB)
+# the kernel's rules, one per learner (RAMGapEb and RAMGapEc share one)
+RAMGAPE_RULE, ROUND_ROBIN_RULE, DE_ROUND_ROBIN_RULE, LIE_ROUND_ROBIN_RULE, RA_LUCB_RULE, XI_LCB_RULE, HVI_RULE, \
+    EGP_RULE = range(8)
 # kernel state slots
 _T, _I, _QUEUE, _PENDING, _CP, _DONE, _NINIT, _LAST, _NCHG = range(9)
 
@@ -230,20 +231,10 @@ def _kernel(code, fc, K, init_pulls, cap, eps, delta, a, alph, rho, r_xi, n, s1,
     return 0
 
 
-def _chunk(K: int, horizon: int) -> int:
-    """Samples buffered per arm: a multiple of the engine's BLOCK, at most CHUNK_FLOATS over all arms."""
-    return max(BLOCK, min(CHUNK_FLOATS // K, horizon + BLOCK) // BLOCK * BLOCK)
-
-
-def supports(algorithm: str, kind: str) -> bool:
-    """True when `play` runs ``algorithm`` on instances of ``kind``."""
-    return algorithm in CODES and kind == "distributions"
-
-
-def _drive(name: str, alg: Any, env: Environment, horizon: int, cps: np.ndarray, record: bool) -> tuple:
-    """The kernel played for ``alg`` (reset) on ``env`` up to ``horizon`` samples: its state, the final statistics
-    (n, s1, s2), the checkpoints' records and, with ``record``, the log (arms, samples, change rounds, D_hats)."""
-    K, fc = env.instance.K, alg.regime == "confidence"
+def _drive(code: int, alg: Algorithm, rewards: Any, horizon: int, cps: np.ndarray, record: bool) -> tuple:
+    """The kernel played for ``alg`` (reset) up to ``horizon`` samples: its state, the final statistics (n, s1, s2),
+    the checkpoints' records and, with ``record``, the log (arms, samples, change rounds, D_hats)."""
+    K, fc = alg.K, alg.regime == "confidence"
     C = cps.size
     n = np.zeros(K, dtype=np.int64)
     s1, s2, mu, xi = np.zeros(K), np.zeros(K), np.zeros(K), np.zeros(K)
@@ -251,9 +242,7 @@ def _drive(name: str, alg: Any, env: Environment, horizon: int, cps: np.ndarray,
     arg, dlist = np.zeros(K, dtype=np.int64), np.zeros(K, dtype=np.int64)
     Dh, seen = np.zeros(K, dtype=np.bool_), np.zeros(K, dtype=np.bool_)
     work = np.zeros(K)
-    chunk = _chunk(K, horizon)
-    buf = np.empty((K, chunk))
-    pos, avail = np.zeros(K, dtype=np.int64), np.zeros(K, dtype=np.int64)
+    buf, pos, avail = rewards.buf[:, :, 0], rewards.pos, rewards.avail
     st = np.array([0, 1, -1, -1, 0, 0, 0, -1, 0], dtype=np.int64)
     out = (np.zeros((C, K), dtype=np.bool_), np.zeros((C, K), dtype=np.int64), np.zeros((C, K)), np.zeros((C, K)))
     size = horizon if record else 0
@@ -261,23 +250,20 @@ def _drive(name: str, alg: Any, env: Environment, horizon: int, cps: np.ndarray,
            np.zeros((min(size, 64), K), dtype=np.bool_)]
     a = 0.0 if fc else float(alg.a)
     delta = float(alg.delta) if fc else 1.0
-    while code := _kernel(CODES[name], fc, K, alg.init_pulls, horizon, float(alg.eps), delta, a, alg.alpha,
+    while why := _kernel(code, fc, K, alg.init_pulls, horizon, float(alg.eps), delta, a, alg.alpha,
                           alg.rho, risk.hvi_reference(alg.rho)[1], n, s1, s2, mu, xi, beta, V, arg, Dh, dlist, seen,
                           work, buf, pos, avail, st, cps, *out, *log):
-        if code == 2:  # the change log is full: twice as long
+        if why == 2:  # the change log is full: twice as long
             log[2] = np.concatenate([log[2], np.empty_like(log[2])])
             log[3] = np.concatenate([log[3], np.zeros_like(log[3])])
             continue
-        arm = int(st[_PENDING])
-        size = min(chunk, 2 * avail[arm] or BLOCK)  # doubling refills: short runs draw little
-        buf[arm, :size] = env.draws(arm, size)[:, 0]
-        pos[arm], avail[arm] = 0, size
+        rewards.refill(int(st[_PENDING]))
     return st, (n, s1, s2), out, log
 
 
 @dataclass
 class Checkpoints:
-    """A run of the kernel that keeps no log (`run_to_checkpoints`): the samples drawn, whether the algorithm
+    """A run of the kernel that keeps no log (`RiskLoop.record`): the samples drawn, whether the algorithm
     stopped, the final statistics, the last arm pulled and, at each checkpoint reached (a sample count; the stopping
     time when the algorithm stopped), D_hat and the statistics."""
 
@@ -294,25 +280,34 @@ class Checkpoints:
     cp_sumsq: np.ndarray
 
 
-def run_to_checkpoints(alg: Any, env: Environment, horizon: int, checkpoints: np.ndarray) -> Checkpoints:
-    """``alg`` (a reset risk-averse algorithm that `supports`) played for at most ``horizon`` samples, recording
-    D_hat and the statistics at ``checkpoints`` (distinct sample counts in [1, horizon], ascending)."""
-    st, (n, s1, s2), out, _ = _drive(alg.spec.name, alg, env, horizon, checkpoints, record=False)
-    done = int(st[_CP])
-    return Checkpoints(samples=int(st[_T]), stopped=bool(st[_DONE]), counts=n, sums=s1, sumsq=s2,
-                       last_arm=int(st[_LAST]), checkpoints=checkpoints[:done], fronts=out[0][:done],
-                       cp_counts=out[1][:done], cp_sums=out[2][:done], cp_sumsq=out[3][:done])
+class RiskLoop:
+    """The `Loop` of one risk-averse algorithm (``code``: one of the ``*_RULE`` constants): runs without snapshots."""
 
+    compiled = True
 
-def play(alg: Any, env: Environment, horizon: int) -> tuple[np.ndarray, np.ndarray, list[tuple[int, tuple]]]:
-    """A run of ``alg`` (a reset risk-averse algorithm that `supports`) without snapshots, for `simulate.run`: the
-    arms and samples of every round and the recommendation changes ``(first round, D_hat)``, as the engine's
-    round-by-round loop gives them (tested bit for bit). Leaves ``alg.done`` and ``alg.recommendation`` as that
-    loop would; the rest of ``alg``'s state is not kept (no snapshots are drawn from it)."""
-    st, _, _, (arms, samples, chg_t, chg_dh) = _drive(alg.spec.name, alg, env, horizon, np.empty(0, np.int64),
-                                                      record=True)
-    t, c = int(st[_T]), int(st[_NCHG])
-    changes = [(int(chg_t[i]), tuple(int(a) for a in np.flatnonzero(chg_dh[i]))) for i in range(c)]
-    alg.done = bool(st[_DONE])
-    alg.recommendation = changes[-1][1] if changes else None
-    return arms[:t], samples[:t, None], changes
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+    def supports(self, kind: str, params: dict[str, Any], snapshots: int) -> bool:
+        return kind == "distributions" and snapshots == 0
+
+    def play(self, alg: Algorithm, rewards: Any, horizon: int, snap_at: np.ndarray) -> Played:
+        """The arms and samples of every round and the recommendation changes ``(first round, D_hat)``. Leaves
+        ``alg.done`` and ``alg.recommendation`` as the round-by-round loop would; the rest of ``alg``'s state is not
+        kept (no snapshots are drawn from it)."""
+        st, _, _, (arms, samples, chg_t, chg_dh) = _drive(self.code, alg, rewards, horizon, np.empty(0, np.int64),
+                                                          record=True)
+        t, c = int(st[_T]), int(st[_NCHG])
+        changes = [(int(chg_t[i]), tuple(int(a) for a in np.flatnonzero(chg_dh[i]))) for i in range(c)]
+        alg.done = bool(st[_DONE])
+        alg.recommendation = changes[-1][1] if changes else None
+        return Played(arms[:t], samples[:t, None], [], changes)
+
+    def record(self, alg: Algorithm, rewards: Any, horizon: int, checkpoints: np.ndarray) -> Checkpoints:
+        """``alg`` (reset) played for at most ``horizon`` samples, recording D_hat and the statistics at
+        ``checkpoints`` (distinct sample counts in [1, horizon], ascending) instead of a per-round log."""
+        st, (n, s1, s2), out, _ = _drive(self.code, alg, rewards, horizon, checkpoints, record=False)
+        done = int(st[_CP])
+        return Checkpoints(samples=int(st[_T]), stopped=bool(st[_DONE]), counts=n, sums=s1, sumsq=s2,
+                           last_arm=int(st[_LAST]), checkpoints=checkpoints[:done], fronts=out[0][:done],
+                           cp_counts=out[1][:done], cp_sums=out[2][:done], cp_sumsq=out[3][:done])

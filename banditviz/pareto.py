@@ -62,6 +62,7 @@ __all__ = [
     "lex_dominates",
     "lex_order",
     "lex_optimal",
+    "lambda_min",
 ]
 
 _EPS = np.finfo(float).eps
@@ -822,7 +823,7 @@ def hypervolume(points, ref) -> float:
 
 
 # --------------------------------------------------------------------------------------------------
-# lexicographic order (LexMOSLB Sec. 1)
+# lexicographic order and the smallest trade-off lambda of claim (5) (LexMOSLB Sec. 1)
 
 
 def _as_vector(v, name: str) -> np.ndarray:
@@ -899,3 +900,22 @@ def lex_optimal(means, atol: float = 1e-12) -> np.ndarray:
         v = mu[A, l]
         A = A[v >= v.max() - atol]
     return A
+
+
+def lambda_min(means: np.ndarray, atol: float = 1e-12) -> tuple[float, np.ndarray]:
+    """Smallest lambda satisfying claim (5) on a finite arm set (LexMOSLB Sec. 1, claim (5)), overall and per
+    objective i >= 2.
+
+    With g_j(x) = mu^j(x*) - mu^j(x): max over x and i >= 2 with -g_i(x) > 0 of -g_i(x) / max_{j<i} g_j(x);
+    0 when no arm beats x* on any objective. ``per[i - 2]`` is the value for objective i.
+    """
+    mu = as_means(means)
+    gaps = mu[lex_optimal(mu, atol=atol)[0]][None, :] - mu
+    per = np.zeros(max(mu.shape[1] - 1, 0))
+    for i in range(1, mu.shape[1]):
+        gain = -gaps[:, i]
+        lost = gaps[:, :i].max(axis=1)
+        hit = gain > atol
+        if hit.any():
+            per[i - 1] = float((gain[hit] / lost[hit]).max())
+    return (float(per.max()) if per.size else 0.0), per

@@ -177,11 +177,11 @@ def figures(out: dict) -> None:
 
 def paper_runs(out: dict, traces: Path) -> None:
     import banditviz as bv
-    from banditviz import calibration, fast_risk, fronts
+    from banditviz import calibration, fronts
     from banditviz.experiments import lexmoslb, ramgape
 
     table1 = bv.preset("risk_averse_table1")
-    for name in sorted(fast_risk.CODES):
+    for name in sorted(n for n, s in bv.ALGORITHMS.items() if s.task == "risk-averse"):
         r = ramgape.fast_run(table1, name, 20_000, seed=3, checkpoints=[100, 1000, 20_000])
         out[f"fast_run/{name}"] = value_digest(r)
         out[f"fast_run/{name}/regret"] = value_digest(r.simple_regret())

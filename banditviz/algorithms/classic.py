@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..estimators import RunningMeans
+from ..fast_classic import EPSILON_GREEDY_RULE, PARETO_TS_RULE, PARETO_UCB1_RULE, UNIFORM_RULE, ClassicLoop
 from ..pareto import pareto_mask
 from .base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
 
@@ -83,7 +84,7 @@ class _Empirical(Algorithm):
 
 
 @register("uniform", paper="baseline (uniform allocation)", task="regret", kinds=FIXED_KINDS,
-          summary="Round-robin: pulls the arms in turn, ignoring the rewards.")
+          summary="Round-robin: pulls the arms in turn, ignoring the rewards.", loop=ClassicLoop(UNIFORM_RULE))
 class Uniform(_Empirical):
     """Round-robin allocation."""
 
@@ -95,7 +96,8 @@ class Uniform(_Empirical):
 
 
 @register("pareto_ucb1", paper="Drugan & Nowé (IJCNN 2013)", task="regret", kinds=FIXED_KINDS,
-          summary="Optimistic index per objective; plays a random arm of the index vectors' Pareto front.")
+          summary="Optimistic index per objective; plays a random arm of the index vectors' Pareto front.",
+          loop=ClassicLoop(PARETO_UCB1_RULE))
 class ParetoUCB1(_Empirical):
     """Pareto UCB1: index mu_hat + sqrt(2 ln(n (L K)^{1/4}) / n_i), uniform over the index front."""
 
@@ -118,7 +120,8 @@ class ParetoUCB1(_Empirical):
 @register("pareto_ts", paper="Yahyaa & Manderick (ESANN 2015)", task="regret", kinds=FIXED_KINDS,
           params=(Param("prior", "auto", "posterior family: 'gaussian', 'bernoulli', or 'auto' from the noise",
                         choices=("auto", "gaussian", "bernoulli")),),
-          summary="One posterior sample per arm and objective; plays a random arm of the samples' Pareto front.")
+          summary="One posterior sample per arm and objective; plays a random arm of the samples' Pareto front.",
+          loop=ClassicLoop(PARETO_TS_RULE))
 class ParetoTS(_Empirical):
     """Pareto Thompson sampling with Gaussian or Beta-Bernoulli posteriors."""
 
@@ -164,7 +167,8 @@ class ParetoTS(_Empirical):
 
 @register("mo_epsilon_greedy", paper="Drugan & Nowé (IJCNN 2013)", task="regret", kinds=FIXED_KINDS,
           params=(Param("epsilon", 0.1, "probability of a uniformly random arm", low=0.0, high=1.0),),
-          summary="With probability epsilon a random arm, otherwise a random arm of the empirical Pareto front.")
+          summary="With probability epsilon a random arm, otherwise a random arm of the empirical Pareto front.",
+          loop=ClassicLoop(EPSILON_GREEDY_RULE))
 class MOEpsilonGreedy(_Empirical):
     """Multi-objective epsilon-greedy."""
 

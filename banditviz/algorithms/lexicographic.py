@@ -42,11 +42,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from .. import limits, words
 from ..estimators import RunningMeans, SharedRidge
+from ..fast_linear import MTE2LO_RULE, OFUL_RULE, PF_LEX_RULE, STE2LO_RULE, LinearLoop
+from ..pareto import lambda_min
+from ..presets.lexicographic import suggested_lambda
 from .base import ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 from .lexicographic_core import (
     Cascade,
@@ -276,7 +280,7 @@ def _width_says(width: float) -> str:
 @register("ste2lo", paper=PAPER, task="lexicographic", kinds=("linear", "means", "contextual"),
           params=(_epsilon_param("d^(2/3) (K T)^(-1/3)"), SCALE, DELTA, WIDTH_MODE, EXPLORE_ARM, POOL),
           summary="Explores while some width exceeds epsilon, then filters arms by chained intervals, "
-                  "objective by objective.")
+                  "objective by objective.", loop=LinearLoop(STE2LO_RULE))
 class STE2LO(_SingleThreshold, _Linear):
     """STE2LO (Alg. 1): gamma_t = c (R sqrt(d ln(m (1 + t) / delta)) + 1), threshold epsilon (eq. 15)."""
 
@@ -288,7 +292,8 @@ class STE2LO(_SingleThreshold, _Linear):
 @register("pf_lex", paper="Hüyük & Tekin (2021), as baseline in " + PAPER, task="lexicographic",
           kinds=("means", "linear"),
           params=(_epsilon_param("(K T)^(-1/3)"), SCALE, DELTA, WIDTH_MODE, EXPLORE_ARM, POOL),
-          summary="Sample means per arm; explores while some width exceeds epsilon, then chain-filters.")
+          summary="Sample means per arm; explores while some width exceeds epsilon, then chain-filters.",
+          loop=LinearLoop(PF_LEX_RULE))
 class PFLEX(_SingleThreshold):
     """PF-LEX: w(a) = beta_t sqrt((1 + N) / N^2), infinite at N = 0 (so the first K rounds are a round robin)."""
 
@@ -318,6 +323,21 @@ class PFLEX(_SingleThreshold):
         return st
 
 
+def _mte2lo_guarantee(instance: Any, params: dict[str, Any]) -> list[str]:
+    """Proposition 1 (LexMOSLB): LOAF keeps the lexicographically optimal arm only if lambda >= lambda_min."""
+    lam = params["lam"]
+    if instance.means is None:
+        return [f"lambda = {CONTEXTUAL_LAMBDA if lam is None else lam:g} is not checked against claim (5): on a "
+                "contextual instance the smallest valid lambda depends on the contexts drawn each round, so "
+                "Proposition 1 may not keep the optimal arm in the LOAF filter"]
+    smallest = lambda_min(instance.means)[0]
+    lam = suggested_lambda(instance.means) if lam is None else lam
+    if lam < smallest:
+        return [f"lambda = {lam:g} is below this instance's smallest valid lambda (lambda_min = {smallest:.4g}, "
+                "claim (5)), so Proposition 1 no longer guarantees that the optimal arm survives the LOAF filter"]
+    return []
+
+
 @register("mte2lo", paper=PAPER, task="lexicographic", kinds=("linear", "means", "contextual"),
           params=(Param("lam", None, "trade-off lambda of claim (5), known in advance (empty: the instance's "
                         "suggested lambda, the paper's for Table 1, else the smallest valid one)", low=0.0, high=1e3),
@@ -325,7 +345,8 @@ class PFLEX(_SingleThreshold):
                   Param("W_mode", "threshold", "W given to LOAF: the stage threshold (paper) or the actual "
                         "largest width", choices=("threshold", "actual_max"))),
           summary="Stages s = 1, 2, ...: plays an arm wider than 2^-s, or LOAF-filters and halves the threshold; "
-                  "once all widths are below 1/sqrt(T), plays the best UCB of the last objective.")
+                  "once all widths are below 1/sqrt(T), plays the best UCB of the last objective.",
+          loop=LinearLoop(MTE2LO_RULE), guarantee=_mte2lo_guarantee)
 class MTE2LO(_Linear):
     """MTE2LO (Alg. 3) with LOAF (Alg. 2); records the stage sets D_{t,s} and the cut levels of each LOAF.
 
@@ -402,7 +423,8 @@ class MTE2LO(_Linear):
           kinds=("linear", "means", "contextual"),
           params=(SCALE, DELTA, WIDTH_MODE,
                   Param("S_norm", 1.0, "bound S on ||theta|| in the OFUL radius", low=0.0, high=100.0)),
-          summary="Single-objective OFUL on objective 1 only: ignores the lower-priority objectives.")
+          summary="Single-objective OFUL on objective 1 only: ignores the lower-priority objectives.",
+          loop=LinearLoop(OFUL_RULE))
 class OFUL(_Linear):
     """OFUL on objective 1: UCB <theta_hat, x> + alpha_t ||x||_{V^-1}, alpha_t from ln det V (LexMOSLB Sec. 2.1).
 

@@ -6,7 +6,7 @@ Pure functions shared by STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.
 * `chain_filter`: the chain relation C_i of LexMOSLB Sec. 3.1, used by STE2LO (eq. 15) and PF-LEX (eq. 11).
 * `loaf`: the Lexicographically Ordered Arm Filter, Alg. 2, eqs. (17)-(18), used by MTE2LO (Alg. 3).
 * `gamma_radius` (eq. 13), `pf_lex_beta` (LexMOSLB Sec. 2.2), `oful_alpha` (Sec. 2.1): unscaled confidence radii.
-* `ste2lo_epsilon`, `pf_lex_epsilon` (Sec. 4), `loaf_coefficients` (LexMOSLB Alg. 2), `lambda_min` (Sec. 1, claim (5)),
+* `ste2lo_epsilon`, `pf_lex_epsilon` (Sec. 4), `loaf_coefficients` (LexMOSLB Alg. 2),
   `theorem1_bound`, `theorem2_bound`, `lemma2_bound`, `proposition1_gap` (LexMOSLB Sec. 3).
 
 The filters run on Python lists (one list of K floats per objective): with K of order 10 this is several
@@ -18,10 +18,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-import numpy as np
-
-from ..pareto import as_means, lex_optimal
 
 TIE_RTOL = 1e-12
 
@@ -180,22 +176,3 @@ def theorem2_bound(i: int, lam: float, d: int, T: int, m: int, delta: float, R: 
 def proposition1_gap(i: int, lam: float, W: float) -> float:
     """Prop. 1: every LOAF survivor x has <theta^i, x* - x> <= 4 G_i W (objective i, 1-based)."""
     return 4 * geometric_sum(lam, i) * W
-
-
-def lambda_min(means: np.ndarray, atol: float = 1e-12) -> tuple[float, np.ndarray]:
-    """Smallest lambda satisfying claim (5) on a finite arm set (LexMOSLB Sec. 1, claim (5)), overall and per
-    objective i >= 2.
-
-    With g_j(x) = mu^j(x*) - mu^j(x): max over x and i >= 2 with -g_i(x) > 0 of -g_i(x) / max_{j<i} g_j(x);
-    0 when no arm beats x* on any objective. ``per[i - 2]`` is the value for objective i.
-    """
-    mu = as_means(means)
-    gaps = mu[lex_optimal(mu, atol=atol)[0]][None, :] - mu
-    per = np.zeros(max(mu.shape[1] - 1, 0))
-    for i in range(1, mu.shape[1]):
-        gain = -gaps[:, i]
-        lost = gaps[:, :i].max(axis=1)
-        hit = gain > atol
-        if hit.any():
-            per[i - 1] = float((gain[hit] / lost[hit]).max())
-    return (float(per.max()) if per.size else 0.0), per

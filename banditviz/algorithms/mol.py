@@ -25,39 +25,17 @@ c for MOL-TS, gamma_t for MOL-UCB and the theory radius c_{1,t}(delta) for epsil
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import pareto, words
 from ..estimators import SharedRidge
+from ..fast_linear import MOL_EPS_GREEDY_RULE, MOL_UCB_RULE, LinearLoop
 from .base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
+from .mol_core import confidence_radius, theorem2_samples
 from .mol_front import EffectiveFrontSampler
 
 PAPER = "Park, Ann & Oh (NeurIPS 2025)"
 KINDS = ("contextual", "linear")
-ANTI_CONCENTRATION = 0.15  # p of Lemma 1: P(N(0,1) >= 1) >= 0.15
-
-
-def confidence_radius(t: int, d: int, L: int, lam: float = 1.0, delta: float = 0.05, R: float = 1.0) -> float:
-    """c_{1,t}(delta) = R sqrt(d log((1 + (t-1)/(lam d)) / (delta/L))) + sqrt(lam) (MOL-TS Alg. 1)."""
-    if t < 1:
-        raise ValueError(f"t: round must be >= 1, got {t}")
-    return c1_formula(t, d, L, lam, delta, R)
-
-
-def c1_formula(t: int, d: int, L: int, lam: float, delta: float, R: float) -> float:
-    """The formula of `confidence_radius` without the check (also compiled by `banditviz.fast_linear`)."""
-    return R * math.sqrt(d * math.log((1 + (t - 1) / (lam * d)) / (delta / L))) + math.sqrt(lam)
-
-
-def theorem2_samples(L: int) -> int:
-    """M = ceil(1 - log L / log(1 - p)) with p = 0.15 (Theorem 2): 1, 6, 10, 14 for L = 1, 2, 4, 8."""
-    if L < 1:
-        raise ValueError(f"L: number of objectives must be >= 1, got {L}")
-    return math.ceil(1 - math.log(L) / math.log(1 - ANTI_CONCENTRATION))
-
-
 def _indices(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.flatnonzero(mask))
 
@@ -268,7 +246,8 @@ class MOLTSNoOptimism(MOLTS):
 
 @register("mol_ucb", paper="Lu et al. (IJCAI 2019), as the baseline of " + PAPER, task="regret", kinds=KINDS,
           params=(*_RADIUS_PARAMS, *_RIDGE_PARAMS),
-          summary="MOL-UCB: uniform arm of the plain Pareto front of the UCB vectors (box corners).")
+          summary="MOL-UCB: uniform arm of the plain Pareto front of the UCB vectors (box corners).",
+          loop=LinearLoop(MOL_UCB_RULE))
 class MOLUCB(_MOLinear):
     """MOL-UCB (MOL-TS Sec. 6): U_a = x_a' theta_hat + gamma_t ||x_a||_{V^{-1}} per objective, gamma_t = alpha c_1t."""
 
@@ -293,7 +272,8 @@ class MOLUCB(_MOLinear):
                   Param("exploit_set", "pareto", "exploit uniformly over the Pareto or the effective front "
                         "of the estimates", choices=("pareto", "effective")),
                   *_RIDGE_PARAMS),
-          summary="MOL-epsilon-greedy: a random arm with probability epsilon, else one of the estimates' front.")
+          summary="MOL-epsilon-greedy: a random arm with probability epsilon, else one of the estimates' front.",
+          loop=LinearLoop(MOL_EPS_GREEDY_RULE))
 class MOLEpsGreedy(_MOLinear):
     """MOL-epsilon-greedy (MOL-TS Sec. 6 baselines): epsilon fixed; exploit over the plain Pareto front of x' theta_hat.
 

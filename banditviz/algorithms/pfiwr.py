@@ -39,118 +39,30 @@ the sample means and beta(n) = c_beta sigma sqrt(2 ln(4 K L n^2 / delta) / n) wi
 
 from __future__ import annotations
 
-import math
+from typing import Any
 
 import numpy as np
 
 from .. import words
+from ..fast_pfiwr import PfiwrLoop
 from ..pareto import pareto_mask
 from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
-from .psi_common import ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
+from .pfiwr_core import (
+    beta_t,
+    classify,
+    drop_count,
+    dropped_rounds,
+    explore_size,
+    lambda_t,
+    pfimulti_beta,
+    pick_dropped,
+    rho_t,
+    t0_theory,
+)
+from .psi_common import BATCHES, ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
 
 PAPER = "Kim, Iyengar & Zeevi (Pareto front identification with regret minimization)"
 WIDTH_PRESETS = {"practical": 0.005, "theory": 1.0}
-
-
-def lambda_t(t: int, d: int, L: int, delta: float) -> float:
-    """lambda_t = 4 log(6 d L t^2 / delta) (PFIwR Theorem 4.2)."""
-    return 4 * math.log(6 * d * L * t * t / delta)
-
-
-def explore_size(t: int, d: int, L: int, delta: float, p: float) -> int:
-    """|E_t| = ceil(32 (d + 2) / (1 - p) log(6 d L t^2 / delta)) (Theorem 4.2)."""
-    return math.ceil(32 * (d + 2) / (1 - p) * math.log(6 * d * L * t * t / delta))
-
-
-def rho_t(t: int, delta: float, p: float, rule: str = "corrected") -> int:
-    """Pseudo-action budget: ceil(log(6 t^3 / delta) / log(1/q)), q = 1 - p (corrected, our decision) or p (paper)."""
-    q = 1 - p if rule == "corrected" else p
-    return math.ceil(math.log(6 * t**3 / delta) / math.log(1 / q))
-
-
-def drop_count(t: int, p: float, delta: float, rule: str, rng: np.random.Generator) -> int:
-    """How many of the rounds 1..t estimator (10) leaves out at round t: round s is kept when one of its rho_t
-    pseudo-actions (7) hits a_s, so each is dropped independently w.p. (1-p)^rho_t, redrawn every round (PFIwR
-    Sec. 4.1). The first draw of the estimator's generator in a round."""
-    q = (1 - p) ** rho_t(t, delta, p, rule)
-    return int(rng.binomial(t, q)) if q > 0 else 0
-
-
-def pick_dropped(t: int, n_drop: int, rng: np.random.Generator) -> np.ndarray:
-    """0-based indices of ``n_drop`` of the rounds 1..t, uniformly without replacement."""
-    if n_drop == 0:
-        return np.zeros(0, dtype=np.int64)
-    return rng.choice(t, n_drop, replace=False)
-
-
-def dropped_rounds(t: int, p: float, delta: float, rule: str, rng: np.random.Generator) -> np.ndarray:
-    """0-based indices of the rounds 1..t that estimator (10) leaves out at round t (`drop_count` of them)."""
-    return pick_dropped(t, drop_count(t, p, delta, rule, rng), rng)
-
-
-def t0_theory(d: int, L: int, delta: float, p: float) -> float:
-    """Forced-exploration length of Algorithm 1: 128(d+2)/(1-p) {1 + ln(64(d+2)/(e(1-p)) sqrt(6 d L / delta))}."""
-    c = (d + 2) / (1 - p)
-    return 128 * c * (1 + math.log(64 * c / math.e * math.sqrt(6 * d * L / delta)))
-
-
-def beta_t(t: int, delta: float, d: int, L: int, K: int, p: float, S: float) -> float:
-    """Confidence width (12) with lambda_t of Theorem 4.2."""
-    lam = lambda_t(t, d, L, delta)
-    first = 8 * S * math.sqrt(math.log(6 * d * L * t * t / delta))
-    second = 4 / p * math.sqrt(d * math.log((6 * L + 24 * L * t / lam) / delta))
-    third = (5 * math.sqrt(8) * S + 4 / p * math.sqrt(2 * d) + 4) * math.sqrt(math.log(6 * K * L * t * t / delta))
-    return (first + second + third) / math.sqrt(t)
-
-
-def pfimulti_beta(n: int, K: int, L: int, delta: float) -> float:
-    """Auer et al.'s width sqrt(2 ln(4 K L n^2 / delta) / n) (PFIwR Sec. 5.3, [EXTERNAL])."""
-    return math.sqrt(2 * math.log(4 * K * L * n * n / delta) / n)
-
-
-def pfi_gaps(means: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """(Delta*, Delta+, Delta) of PFIwR Sec. 3: distance to the front (2), the Pareto arms' margin
-    Delta+_k = min_{k' in P*, k' != k} min(M(k,k'), M(k',k)) (+inf alone, our decision; NaN off the front) and the
-    problem complexity (5) Delta = min(min_{k not in P*} Delta*_k, min_{k in P*} Delta+_k)."""
-    mu = np.asarray(means, dtype=float)
-    Mm = dominance_matrix(mu)
-    front = pareto_mask(mu)
-    star = np.where(front, 0.0, np.maximum(0.0, -Mm[:, front]).max(axis=1))
-    sym = np.maximum(0.0, np.minimum(Mm, Mm.T))[np.ix_(front, front)]
-    np.fill_diagonal(sym, np.inf)
-    plus = np.full(len(mu), np.nan)
-    plus[front] = sym.min(axis=1)
-    return star, plus, float(min(star[~front].min(initial=np.inf), plus[front].min()))
-
-
-def pfi_success(means: np.ndarray, recommended: tuple[int, ...] | None, eps: float) -> bool:
-    """Success condition (3): P* is contained in the answer and every extra arm has Delta*_k <= eps."""
-    if recommended is None:
-        return False
-    star, _, _ = pfi_gaps(means)
-    truth = set(np.flatnonzero(pareto_mask(means)).tolist())
-    return truth <= set(recommended) and all(star[k] <= eps for k in set(recommended) - truth)
-
-
-def classify(yhat: np.ndarray, w: float, eps: float, Mm: np.ndarray | None = None
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Step 2 of Algorithm 1 on the estimates of the undetermined arms (rows of ``yhat``).
-
-    Returns boolean masks over the rows: C (kept), P1, P2 (P1 and P2 are subsets of C).
-    m_hat(k,k') = max(0, -M(k,k')) and M_hat_eps(k,k') = max(0, eps + M(k,k')) with M(k,k') = max_l (y_k - y_k');
-    ``Mm`` may pass M(k,k') when already computed.
-    """
-    if Mm is None:
-        Mm = dominance_matrix(yhat)
-    C = (np.maximum(0.0, -Mm) <= w).all(axis=1)
-    Me = np.maximum(0.0, eps + (Mm if C.all() else Mm[C][:, C]))
-    np.fill_diagonal(Me, np.inf)
-    ok = Me >= w
-    p1 = ok.all(axis=1)
-    p2 = p1 & ok[~p1].all(axis=0)
-    P1, P2 = np.zeros_like(C), np.zeros_like(C)
-    P1[C], P2[C] = p1, p2
-    return C, P1, P2
 
 
 def _events(arms: np.ndarray, C: np.ndarray, P2: np.ndarray, yhat: np.ndarray, w: float, eps: float) -> list[str]:
@@ -166,6 +78,29 @@ def _events(arms: np.ndarray, C: np.ndarray, P2: np.ndarray, yhat: np.ndarray, w
     return out
 
 
+def _theta_norm(instance: Any) -> float:
+    """max_l ||theta_l||_2 of the linear model PFIwR fits: theta itself, or the means for one-hot contexts."""
+    theta = instance.theta if instance.kind == "linear" else instance.means
+    return float(np.sqrt((np.asarray(theta) ** 2).sum(axis=0)).max())
+
+
+def _pfiwr_guarantee(instance: Any, params: dict[str, Any]) -> list[str]:
+    """Theorem 4.2 (PFIwR): the delta guarantee needs the width beta_t itself (c_beta = 1) and S >= ||theta_l||."""
+    out = []
+    c_beta = params["c_beta"] or WIDTH_PRESETS[params["width"]]
+    if c_beta < 1:
+        out.append(f"c_beta = {c_beta:g} shrinks the width beta_t of Theorem 4.2 {1 / c_beta:g}-fold (the paper's "
+                   "practical tightening for its own experiments), so the delta = "
+                   f"{params['delta']:g} guarantee does not hold; measured on the presets, most runs stop with a "
+                   "wrong front (README, calibration)")
+    norm = _theta_norm(instance)
+    if params["S"] < norm:
+        kind = "theta" if instance.kind == "linear" else "the means (one-hot contexts)"
+        out.append(f"S = {params['S']:g} is below max_l ||theta_l||_2 = {norm:.3g} of {kind}, so beta_t does not "
+                   "bound the ridge estimate's error (Theorem 4.2 needs S >= ||theta_l||_2)")
+    return out
+
+
 @register("pfiwr", paper=PAPER, task="identify", kinds=ID_KINDS, recommends_every_round=True,
           params=(Param("eps", 0.1, "accuracy: arms within eps of the front may be returned", low=1e-9, high=100.0),
                   Param("delta", 0.1, "confidence", low=1e-9, high=0.5),
@@ -178,7 +113,8 @@ def _events(arms: np.ndarray, C: np.ndarray, P2: np.ndarray, yhat: np.ndarray, w
                   Param("rho_rule", "corrected", "rho_t rule (our decision)", choices=("corrected", "paper")),
                   Param("select_rule", "uniform_front", "how to pick within the empirical front after T0",
                         choices=("uniform_front", "round_robin_front", "least_pulled_front"))),
-          summary="Forced exploration, then pulls from the empirical front; eliminates and accepts with one width.")
+          summary="Forced exploration, then pulls from the empirical front; eliminates and accepts with one width.",
+          loop=PfiwrLoop(), guarantee=_pfiwr_guarantee)
 class PFIwR(Algorithm):
     """PFIwR (Algorithm 1) with the fast, exact form of estimator (10)."""
 
@@ -351,12 +287,21 @@ class PFIwR(Algorithm):
                           extras=extras, events=((self._why(),) if self.last is not None else ()) + tuple(self.events))
 
 
+def _pfimulti_guarantee(instance: Any, params: dict[str, Any]) -> list[str]:
+    """Auer et al. (2016): the delta guarantee holds for their width (c_beta = 1), not a tightened one."""
+    if params["c_beta"] < 1:
+        return [f"c_beta = {params['c_beta']:g} < 1 tightens Auer et al.'s width, so the delta = "
+                f"{params['delta']:g} guarantee does not hold"]
+    return []
+
+
 @register("pfimulti", paper="Auer, Chiang, Ortner & Drugan (AISTATS 2016), baseline of PFIwR", task="identify",
           kinds=ID_KINDS, recommends_every_round=True,
           params=(Param("eps", 0.1, "accuracy: arms within eps of the front may be returned", low=0.0, high=100.0),
                   Param("delta", 0.1, "confidence", low=1e-9, high=0.5),
                   Param("c_beta", 1.0, "multiplier of beta(n) (tightening)", low=1e-6, high=100.0)),
-          summary="Samples every undetermined arm each round; same elimination and acceptance rules as PFIwR.")
+          summary="Samples every undetermined arm each round; same elimination and acceptance rules as PFIwR.",
+          loop=BATCHES, guarantee=_pfimulti_guarantee)
 class PFIMulti(EmpiricalIdentifier):
     """PFIMulti (Auer et al. 2016, Algorithm 1), context-free."""
 

@@ -22,7 +22,7 @@ import numpy as np
 from ..fast_pareto import nondominated, psi_gaps, successive_reject
 from ..pareto import pareto_mask
 from .base import Problem, register
-from .psi_common import BUDGET, ID_KINDS, EmpiricalIdentifier, fmt_set, halving_order
+from .psi_common import BATCHES, BUDGET, ID_KINDS, EmpiricalIdentifier, fmt_set, halving_order
 
 EGE = "Kone, Kaufmann & Richert (2024), as run in 001 (AISTATS 2025)"
 
@@ -45,7 +45,8 @@ class _EmpiricalGapElimination(EmpiricalIdentifier):
 
 
 @register("ege_sh", paper=EGE, task="identify", kinds=ID_KINDS, params=(BUDGET,), recommends_every_round=True,
-          summary="Empirical Gap Elimination with Sequential Halving: halves the active arms every round.")
+          summary="Empirical Gap Elimination with Sequential Halving: halves the active arms every round.",
+          loop=BATCHES)
 class EGESequentialHalving(_EmpiricalGapElimination):
     """EGE-SH (fixed budget), cumulative means."""
 
@@ -85,7 +86,8 @@ class EGESequentialHalving(_EmpiricalGapElimination):
 
 
 @register("ege_sr", paper=EGE, task="identify", kinds=ID_KINDS, params=(BUDGET,), recommends_every_round=True,
-          summary="Empirical Gap Elimination with Successive Rejects: classifies one arm per phase.")
+          summary="Empirical Gap Elimination with Successive Rejects: classifies one arm per phase.",
+          loop=BATCHES)
 class EGESuccessiveRejects(_EmpiricalGapElimination):
     """EGE-SR (fixed budget)."""
 
@@ -132,7 +134,8 @@ class EGESuccessiveRejects(_EmpiricalGapElimination):
 
 @register("uniform_identify", paper="baseline (uniform allocation, LinPSI Sec. 5 baselines B3)", task="identify",
           kinds=ID_KINDS, params=(BUDGET,), recommends_every_round=True,
-          summary="Uniform allocation of the budget; answers the empirical Pareto set of the sample means.")
+          summary="Uniform allocation of the budget; answers the empirical Pareto set of the sample means.",
+          loop=BATCHES)
 class UniformIdentify(EmpiricalIdentifier):
     """Round-robin sweeps, then the remainder on distinct random arms."""
 

@@ -18,12 +18,13 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from .. import fast_ape
 from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Param, Problem, RoundState, register
-from .psi_common import ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
+from .psi_common import BATCHES, ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
 
 DELTA = Param("delta", 0.01, "confidence: P(wrong answer) <= delta", low=1e-9, high=0.5)
 
@@ -86,7 +87,8 @@ class _PairwiseBonus(EmpiricalIdentifier):
           kinds=ID_KINDS, recommends_every_round=True,
           params=(DELTA, Param("pull", "both", "pull both b_t and c_t (authors' code) or the less sampled "
                                "(APE paper)", choices=("both", "least_sampled"))),
-          summary="Adaptive Pareto Exploration: pairwise confidence bonuses; pulls the most ambiguous pair.")
+          summary="Adaptive Pareto Exploration: pairwise confidence bonuses; pulls the most ambiguous pair.",
+          loop=BATCHES)
 class APE(_PairwiseBonus):
     """APE (fixed confidence)."""
 
@@ -201,7 +203,8 @@ class _Racing(_PairwiseBonus):
 
 @register("racing", paper="Auer, Chiang, Ortner & Drugan (AISTATS 2016), as run in 001", task="identify",
           kinds=ID_KINDS, recommends_every_round=True, params=(DELTA,),
-          summary="Auer et al.'s racing: samples every undecided arm; eliminates and accepts with pairwise bonuses.")
+          summary="Auer et al.'s racing: samples every undecided arm; eliminates and accepts with pairwise bonuses.",
+          loop=BATCHES)
 class Racing(_Racing):
     """Racing (fixed confidence)."""
 
@@ -215,9 +218,37 @@ class Racing(_Racing):
         self.race(Mm, np.maximum(-Mm, 0) - beta, np.maximum(Mm, 0) - beta)
 
 
+PAL_SIGMA_MAX = 1 / math.sqrt(10)  # the noise scale up to which the authors' PAL width covers PAL's own width
+
+
+def _pal_linear_guarantee(instance: Any, params: dict[str, Any]) -> list[str]:
+    """PAL (Zuluaga, Sergent, Krause & Pueschel 2013, Thm. 1; epsilon-PAL, Zuluaga, Krause & Pueschel 2016, Thm. 1):
+    the boxes mu_hat(x) +- beta_t^(1/2) sigma_t(x), beta_t = 2 ln(L K pi^2 t^2 / (6 delta)), hold for every arm,
+    objective and round with probability 1 - delta, sigma_t(x) being the posterior standard deviation. With a linear
+    kernel and N(0, sigma^2) noise, sigma_t(x)^2 = sigma^2 x^T (sigma^2 I + V)^-1 x, about sigma^2 x^T V^-1 x.
+    LinPSI (Kone, Kaufmann & Richert, App. I.1) runs PAL "with the same confidence bonus used in Zuluaga et al.
+    (2016) (which are tuned empirically)": its code's half-width is sqrt(beta_t / 10 x^T V^-1 x), beta_t / 10 =
+    ln(K L t^2 pi^2 / (6 delta)) / 5, with no sigma. Its ratio to PAL's width is 1 / (sigma sqrt(10)) whatever t, K,
+    L and delta, so the decision: warn when sigma > 1 / sqrt(10) = 0.316 (a sub-Gaussian constant for Bernoulli or
+    Beta noise). Measured (README, calibration): at sigma = 1, pfi_sensitivity 4 of 60 runs wrong at delta = 0.01
+    (p = 0.003), pfi_mab 4 of 200 (2%, above delta; p = 0.14); at sigma <= 0.25 (psi_synthetic, psi_gap_example,
+    pfi_toy, mol_ts_figure1) 0 of 20 each. At sigma = 0.5 (default, default_3d: width 0.63 of PAL's) 0 of 20 were
+    wrong: the warning states the theorem's condition, not a measured failure (as GEGE-FC's does)."""
+    sigma = instance.sigma
+    if sigma <= PAL_SIGMA_MAX:
+        return []
+    return [f"the box half-width sqrt(beta_t x^T V^-1 x), beta_t = ln(K L t^2 pi^2 / (6 delta)) / 5 (the authors' "
+            f"empirical tuning), ignores the noise: at sigma = {sigma:g} it is {1 / (sigma * math.sqrt(10)):.2g} times "
+            "the width for which PAL's boxes hold (Zuluaga et al., beta_t = 2 ln(K L t^2 pi^2 / (6 delta)) times "
+            f"sigma^2 x^T V^-1 x), so the delta = {params['delta']:g} guarantee does not hold (measured on "
+            "pfi_sensitivity, sigma = 1: 4 of 60 runs wrong at delta = 0.01); APE and Racing scale their bonuses "
+            "with sigma"]
+
+
 @register("pal_linear", paper="Zuluaga et al. (2013), linear kernel, as in the code of 001 (AISTATS 2025)",
           task="identify", kinds=ID_KINDS, recommends_every_round=True, params=(DELTA,),
-          summary="PAL (linear, as in the authors' code): racing with pooled least-squares boxes.")
+          summary="PAL (linear, as in the authors' code): racing with pooled least-squares boxes.",
+          loop=BATCHES, guarantee=_pal_linear_guarantee)
 class PALLinear(_Racing):
     """PAL with a linear kernel, the authors' racing simplification."""
 

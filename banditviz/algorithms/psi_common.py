@@ -8,6 +8,7 @@
   accumulates, and the batch is processed right after its last pull.  It keeps the per-arm status
   (active / accepted / rejected), estimates, confidence boxes and the events of the last batch, and
   builds the `RoundState` only when the engine asks for one.
+* `BatchLoop` (`BATCHES`): their `Loop`, which plays each stretch of planned pulls at once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 from .. import words
 from ..pareto import pareto_mask, psi_gaps
-from .base import ACCEPTED, ACTIVE, REJECTED, Algorithm, Param, Problem, RoundState
+from .base import ACCEPTED, ACTIVE, REJECTED, Algorithm, Param, Played, Problem, RoundState
 
 ID_KINDS = ("means", "linear")
 BUDGET = Param("budget", 0, "total pulls T of the fixed budget (0: the run's horizon)", low=0, high=10_000_000)
@@ -164,6 +165,44 @@ class BatchedIdentifier(Algorithm):
 
     def pull_sentence(self, arm: int, batch: int, pos: int, size: int) -> str:
         return f"batch {batch}: arm {arm} pulled (pull {pos:,} of the {size:,} planned in this batch)"
+
+
+class BatchLoop:
+    """The `Loop` of the batch-wise identifiers (`BatchedIdentifier`): each stretch of planned pulls up to the batch's
+    end (or a snapshot round, or the horizon) in one step, with the rewards of one pull each
+    (`banditviz.rewards.RewardBuffer.take_many`); fixed features, any number of snapshots. The answer can change only
+    at a batch's last pull, so the rounds of a stretch but its last keep the answer it started with."""
+
+    compiled = False  # Python and numpy: runs on several threads take turns
+
+    def supports(self, kind: str, params: dict[str, Any], snapshots: int) -> bool:
+        return kind in ID_KINDS
+
+    def play(self, alg: Algorithm, rewards: Any, horizon: int, snap_at: np.ndarray) -> Played:
+        arms, got = np.empty(horizon, dtype=np.int64), np.empty((horizon, rewards.buf.shape[2]))
+        states: list[RoundState] = []
+        changes: list[tuple[int, tuple[int, ...] | None]] = []
+        snap, ahead = set(snap_at.tolist()), snap_at.tolist()
+        t = 0
+        while t < horizon and not alg.done:
+            while ahead and ahead[0] <= t:
+                ahead.pop(0)
+            planned = alg.pending()[:(ahead[0] if ahead else horizon) - t]
+            n = len(planned)
+            if t == 0 and n > 1:  # rounds 1..n-1 keep the answer before the stretch's last pull
+                changes.append((1, alg.recommendation))
+            stretch = rewards.take_many(planned)
+            alg.update_many(t + n, stretch)
+            arms[t:t + n], got[t:t + n] = planned, stretch
+            t += n
+            if not changes or alg.recommendation != changes[-1][1]:
+                changes.append((t, alg.recommendation))
+            if t in snap or (alg.done and snap):
+                states.append(alg.state())
+        return Played(arms[:t], got[:t], states, changes)
+
+
+BATCHES = BatchLoop()
 
 
 class EmpiricalIdentifier(BatchedIdentifier):

@@ -35,6 +35,17 @@ import numpy as np
 
 from .. import risk, words
 from ..estimators import RunningMeans
+from ..fast_risk import (
+    DE_ROUND_ROBIN_RULE,
+    EGP_RULE,
+    HVI_RULE,
+    LIE_ROUND_ROBIN_RULE,
+    RA_LUCB_RULE,
+    RAMGAPE_RULE,
+    ROUND_ROBIN_RULE,
+    XI_LCB_RULE,
+    RiskLoop,
+)
 from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 
 PAPER = "Nonaga et al., Risk-Averse Best Arm Set Identification (RAMGapE)"
@@ -225,9 +236,10 @@ class _RiskAverse(Algorithm):
         return {}
 
 
-def _register(name: str, params: tuple[Param, ...], summary: str):
+def _register(name: str, rule: int, params: tuple[Param, ...], summary: str):
+    """`register` with the family's common fields; ``rule``: the compiled loop's rule for the learner (`fast_risk`)."""
     return register(name, paper=PAPER, task="risk-averse", kinds=KINDS, params=params, summary=summary,
-                    recommends_every_round=True)
+                    recommends_every_round=True, loop=RiskLoop(rule))
 
 
 class _RAMGapE(_RiskAverse):
@@ -247,7 +259,8 @@ class _RAMGapE(_RiskAverse):
         return arm
 
 
-@_register("ramgape_b", FB_PARAMS, "RAMGapEb (fixed budget): UGapE-style gap index on square (mu, xi) boxes; "
+@_register("ramgape_b", RAMGAPE_RULE, FB_PARAMS,
+           "RAMGapEb (fixed budget): UGapE-style gap index on square (mu, xi) boxes; "
            "pulls the less-sampled of m_t and its competitor p_t for n = horizon samples.")
 class RAMGapEb(_RAMGapE):
     """RAMGapEb, fixed budget: beta = sqrt(a / T_i), exactly n samples (Alg. 2, Eq. 9)."""
@@ -255,7 +268,8 @@ class RAMGapEb(_RAMGapE):
     REGIME = BUDGET
 
 
-@_register("ramgape_c", FC_PARAMS, "RAMGapEc (fixed confidence): UGapE-style gap index on square (mu, xi) boxes; "
+@_register("ramgape_c", RAMGAPE_RULE, FC_PARAMS,
+           "RAMGapEc (fixed confidence): UGapE-style gap index on square (mu, xi) boxes; "
            "stops when every gap index is below epsilon.")
 class RAMGapEc(_RAMGapE):
     """RAMGapEc, fixed confidence: beta = sqrt((4/T) ln(8K (log2 T)^2 / delta)), stop when V(t) < eps."""
@@ -263,7 +277,8 @@ class RAMGapEc(_RAMGapE):
     REGIME = CONFIDENCE
 
 
-@_register("ra_round_robin", BOTH_PARAMS, "Round-Robin (Alg. 3): pulls the arms in turn; fixed budget, or "
+@_register("ra_round_robin", ROUND_ROBIN_RULE, BOTH_PARAMS,
+           "Round-Robin (Alg. 3): pulls the arms in turn; fixed budget, or "
            "fixed confidence with RAMGapEc's stopping rule.")
 class RoundRobin(_RiskAverse):
     """Round-Robin (Alg. 3): arm (t - 1) mod K; either regime."""
@@ -305,7 +320,8 @@ class _SkippingRoundRobin(_RiskAverse):
         return {"skipped": tuple(self.skipped), "skip_mask": self._skip() if self.initialised else None}
 
 
-@_register("de_round_robin", FC_PARAMS, "DE Round-Robin (Alg. 4): round robin over D_hat and the arms whose gap "
+@_register("de_round_robin", DE_ROUND_ROBIN_RULE, FC_PARAMS,
+           "DE Round-Robin (Alg. 4): round robin over D_hat and the arms whose gap "
            "index is still above epsilon; fixed confidence.")
 class DERoundRobin(_SkippingRoundRobin):
     """DE Round-Robin (Alg. 4), fixed confidence; extras "skipped", "skip_mask" (the eliminated arms).
@@ -320,7 +336,8 @@ class DERoundRobin(_SkippingRoundRobin):
         return ~(self.Dh | (self.V > self.eps))
 
 
-@_register("lie_round_robin", FB_PARAMS, "LIE Round-Robin (Alg. 5): round robin that skips the arm with the "
+@_register("lie_round_robin", LIE_ROUND_ROBIN_RULE, FB_PARAMS,
+           "LIE Round-Robin (Alg. 5): round robin that skips the arm with the "
            "smallest gap index; fixed budget.")
 class LIERoundRobin(_SkippingRoundRobin):
     """LIE Round-Robin (Alg. 5), fixed budget; extras "skipped", "skip_mask" (the single argmin V_i arm)."""
@@ -334,7 +351,8 @@ class LIERoundRobin(_SkippingRoundRobin):
         return mask
 
 
-@_register("ra_lucb", BOTH_PARAMS, "RA-LUCB (Alg. 6): pulls both m_t and its competitor p_t each iteration; "
+@_register("ra_lucb", RA_LUCB_RULE, BOTH_PARAMS,
+           "RA-LUCB (Alg. 6): pulls both m_t and its competitor p_t each iteration; "
            "either regime.")
 class RALUCB(_RiskAverse):
     """RA-LUCB (Alg. 6): pulls m_t then p_t (both chosen before either is observed), 2 samples per iteration."""
@@ -349,7 +367,8 @@ class RALUCB(_RiskAverse):
         return m
 
 
-@_register("xi_lcb", FB_PARAMS, "xi-LCB (Alg. 7): pulls the arm with the lowest optimistic risk xi_hat - beta; "
+@_register("xi_lcb", XI_LCB_RULE, FB_PARAMS,
+           "xi-LCB (Alg. 7): pulls the arm with the lowest optimistic risk xi_hat - beta; "
            "fixed budget.")
 class XiLCB(_RiskAverse):
     """xi-LCB (Alg. 7), fixed budget; extra "xi_lcb" (the index xi_hat - beta)."""
@@ -366,7 +385,8 @@ class XiLCB(_RiskAverse):
         return {"xi_lcb": self.xi - self.beta}
 
 
-@_register("hvi_pareto", FB_PARAMS, "HVI-Pareto (Alg. 8): pulls the empirical Pareto arm with the smallest and "
+@_register("hvi_pareto", HVI_RULE, FB_PARAMS,
+           "HVI-Pareto (Alg. 8): pulls the empirical Pareto arm with the smallest and "
            "the dominated arm with the largest rectangle to the reference point; fixed budget.")
 class HVIPareto(_RiskAverse):
     """HVI-Pareto (Alg. 8), fixed budget, no width in its rule; extras "hvi", "reference", "d_t", "d2_t".
@@ -405,7 +425,8 @@ class HVIPareto(_RiskAverse):
                 "d_t": self.d, "d2_t": self.d2}
 
 
-@_register("egp", FB_PARAMS, "EGP (Alg. 9): pulls argmax of minus the empirical gap plus the width; fixed budget.")
+@_register("egp", EGP_RULE, FB_PARAMS,
+           "EGP (Alg. 9): pulls argmax of minus the empirical gap plus the width; fixed budget.")
 class EGP(_RiskAverse):
     """EGP (Alg. 9), fixed budget: I(t) = argmax(-V_hat_i + beta_i); extras "V_hat", "score"."""
 

@@ -1,6 +1,6 @@
 """RAMGapE's experiments beyond `simulate.run`'s traces (RAMGapE Sec. 4): runs of up to `MAX_SAMPLES` samples.
 
-* `fast_run`: a run in the compiled loop of the risk-averse algorithms (`banditviz.fast_risk`) that keeps, at
+* `fast_run`: a run in the compiled loop of the risk-averse algorithms (the `record` of their loop) that keeps, at
   requested sample counts ("checkpoints"), the empirical Pareto set and the sufficient statistics instead of a
   per-round trace: Experiment 2 (epsilon = 0) needs 10^7 - 3*10^7 samples per run. A fast run and `simulate.run`
   with the same seed agree pull for pull (tested on short runs).
@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 from scipy.stats import trim_mean
 
-from .. import fast_risk, limits, risk, simulate
-from ..algorithms.base import RoundState
+from .. import limits, risk, simulate
+from ..algorithms.base import ALGORITHMS, RoundState
 from ..environment import Environment
 from ..instances import Instance, preset
+from ..rewards import RewardBuffer
 from ..trace import Trace
 
 MAX_SAMPLES = 300_000_000  # safety cap of a fixed-confidence run (A13)
@@ -74,8 +75,9 @@ def fast_run(instance: Instance, algorithm: str, horizon: int, seed: int = 0,
     time is always recorded when a fixed-confidence algorithm stops.
     """
     spec = simulate.resolve(algorithm, instance)
-    if spec.name not in fast_risk.CODES:
-        raise ValueError(f"algorithm: fast runs support {sorted(fast_risk.CODES)}, not {spec.name!r}")
+    if not hasattr(spec.loop, "record"):
+        able = sorted(name for name, s in ALGORITHMS.items() if hasattr(s.loop, "record"))
+        raise ValueError(f"algorithm: fast runs support {able}, not {spec.name!r}")
     horizon = limits.check_int("horizon", horizon, 1, MAX_SAMPLES)
     seed = limits.check_int("seed", seed, 0, limits.MAX_SEED)
     p = spec.validate(params)
@@ -85,7 +87,7 @@ def fast_run(instance: Instance, algorithm: str, horizon: int, seed: int = 0,
     cps = np.unique(np.asarray([] if checkpoints is None else checkpoints, dtype=np.int64))
     if cps.size and (cps[0] < 1 or cps[-1] > horizon):
         raise ValueError(f"checkpoints: must lie in [1, horizon = {horizon}]")
-    reached = fast_risk.run_to_checkpoints(alg, env, horizon, cps)
+    reached = spec.loop.record(alg, RewardBuffer(env, horizon, expected=1), horizon, cps)
     return FastRun(instance=instance, algorithm=spec.name, params=p, seed=seed, **vars(reached))
 
 

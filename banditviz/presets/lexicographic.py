@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..algorithms.lexicographic_core import lambda_min
 from ..instances import PRESETS, Instance, register_preset
+from ..pareto import lambda_min
 
 PAPER = "Multiobjective Stochastic Linear Bandits under Lexicographic Ordering (003)"
 

@@ -4,9 +4,9 @@ bit, and the ridge estimate's incremental predictions and widths of fixed featur
 import numpy as np
 import pytest
 
-from banditviz import Instance, preset, run
+from banditviz import ALGORITHMS, Instance, preset, run
 from banditviz.estimators import SharedRidge
-from banditviz.fast_linear import CODES, supports
+from banditviz.fast_linear import LinearLoop
 from banditviz.instances import random_linear
 from banditviz.simulate import has_fast_loop
 
@@ -67,9 +67,10 @@ def test_the_comparison_sees_a_last_bit_off(monkeypatch):
 
 def test_runs_the_loop_does_not_serve_play_in_python():
     """Snapshots, moving contexts and MOL-epsilon-greedy on the effective front stay with the Python classes."""
-    assert not supports("mol_ucb", "means") and not supports("mol_ts", "linear") and supports("oful", "means")
-    assert not supports("ste2lo", "contextual") and set(CODES) <= {"ste2lo", "pf_lex", "mte2lo", "oful", "mol_ucb",
-                                                                   "mol_eps_greedy"}
+    assert not has_fast_loop("mol_ucb", "means") and not has_fast_loop("mol_ts", "linear")
+    assert has_fast_loop("oful", "means") and not has_fast_loop("ste2lo", "contextual")
+    linear = {name for name, spec in ALGORITHMS.items() if isinstance(spec.loop, LinearLoop)}
+    assert linear == {"ste2lo", "pf_lex", "mte2lo", "oful", "mol_ucb", "mol_eps_greedy"}
     for params in ({}, {"exploit_set": "effective"}):
         fast = run(LINEAR, "mol_eps_greedy", 300, 2, snapshots=3, **params)
         slow = run(LINEAR, "mol_eps_greedy", 300, 2, snapshots=3, compiled=False, **params)

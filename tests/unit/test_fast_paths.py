@@ -8,11 +8,12 @@ import json
 import numpy as np
 import pytest
 
-from banditviz import ALGORITHMS, Instance, fast_classic, fast_risk, preset, run
+from banditviz import ALGORITHMS, Instance, preset, run
 from banditviz.algorithms.psi_common import BatchedIdentifier
 from banditviz.environment import BLOCK, Environment
-from banditviz.fast_classic import CODES, supports
+from banditviz.fast_classic import ClassicLoop
 from banditviz.instances import random_linear, uniform_box
+from banditviz.rewards import RewardBuffer
 from banditviz.simulate import has_fast_loop, make_problem
 from banditviz.trace import _encode
 
@@ -68,13 +69,13 @@ def test_the_comparison_sees_one_draw_out_of_place(monkeypatch):
     monkeypatch.setattr(environment.Environment, "__init__", shifted)
     assert not np.array_equal(run(inst, name, 400, 5, snapshots=0).arms, slow.arms)
     monkeypatch.setattr(environment.Environment, "__init__", real)
-    real_take = fast_classic.Rewards.refill
+    real_take = RewardBuffer.refill
 
     def skip_first(self, arm):
         real_take(self, arm)
         self.pos[arm] = 1 if self.avail[arm] == self.first else 0
 
-    monkeypatch.setattr(fast_classic.Rewards, "refill", skip_first)
+    monkeypatch.setattr(RewardBuffer, "refill", skip_first)
     assert not np.array_equal(run(inst, name, 400, 5, snapshots=0).rewards, slow.rewards)
 
 
@@ -90,9 +91,10 @@ def test_draws_in_one_call_equal_draws_in_pieces(inst):
 
 
 def test_which_runs_are_compiled():
-    assert set(CODES) == {"uniform", "pareto_ucb1", "pareto_ts", "mo_epsilon_greedy"}
-    assert supports("pareto_ucb1", "means") and supports("uniform", "linear")
-    assert not supports("pareto_ucb1", "contextual") and not supports("mol_ts", "linear")
+    classic = {name for name, spec in ALGORITHMS.items() if isinstance(spec.loop, ClassicLoop)}
+    assert classic == {"uniform", "pareto_ucb1", "pareto_ts", "mo_epsilon_greedy"}
+    assert has_fast_loop("pareto_ucb1", "means") and has_fast_loop("uniform", "linear")
+    assert not has_fast_loop("pareto_ucb1", "contextual") and not has_fast_loop("mol_ts", "linear")
     assert has_fast_loop("pfiwr", "means") and not has_fast_loop("pfiwr", "linear")  # one-hot contexts only
     assert has_fast_loop("gege_fb", "linear") and not has_fast_loop("gege_fb", "contextual")  # batch-wise
     assert not has_fast_loop("mol_ts", "linear")
@@ -117,7 +119,7 @@ def test_batchwise_run_equals_the_round_by_round_loop(name):
 def test_buffered_rewards_equal_one_pull_each(kind):
     """Stretches short and long, across block boundaries and refills, interleaved with single rewards."""
     inst = INSTANCES[kind]
-    one, rew = Environment(inst, 3), fast_classic.Rewards(Environment(inst, 3), 5000, expected=1)
+    one, rew = Environment(inst, 3), RewardBuffer(Environment(inst, 3), 5000, expected=1)
     script = np.random.default_rng(0)
     for size in (1, 3, 700, 2, 40, 1500, 5):
         arms = script.integers(inst.K, size=size)
@@ -130,8 +132,8 @@ def test_the_batchwise_comparison_sees_rewards_out_of_order(monkeypatch):
     """The broken variant: rewards handed over sorted by arm instead of in pull order."""
     inst = preset("default")
     slow = run(inst, "gege_fb", 2000, 1, snapshots=0, compiled=False)
-    real = fast_classic.Rewards.take_many
-    monkeypatch.setattr(fast_classic.Rewards, "take_many", lambda self, arms: real(self, np.sort(arms)))
+    real = RewardBuffer.take_many
+    monkeypatch.setattr(RewardBuffer, "take_many", lambda self, arms: real(self, np.sort(arms)))
     assert not np.array_equal(run(inst, "gege_fb", 2000, 1, snapshots=0).rewards, slow.rewards)
 
 
@@ -170,14 +172,15 @@ def test_the_pfiwr_comparison_sees_the_width_halved(monkeypatch):
         monkeypatch.setattr(fast_pfiwr._Constants, "extend", real)
 
 
-RISK = [(name, {}) for name in fast_risk.CODES] + [("ra_round_robin", {"regime": "budget"}),
-                                                    ("ra_lucb", {"regime": "budget"}), ("ramgape_b", {"a": 0.1})]
+RISK = [(name, {}) for name, spec in ALGORITHMS.items() if spec.task == "risk-averse"]
+RISK += [("ra_round_robin", {"regime": "budget"}), ("ra_lucb", {"regime": "budget"}), ("ramgape_b", {"a": 0.1})]
 
 
 @pytest.mark.parametrize("name,params", RISK)
 def test_compiled_risk_averse_run_equals_the_python_engine_bit_for_bit(name, params):
-    """Runs without snapshots play in `fast_risk`'s kernel: same arms, samples, per-round simple regret (its
-    recommendation each round, more than the log's first 64 changes here), recommendation and stopping round."""
+    """Runs without snapshots play in the risk-averse algorithms' compiled loop (`fast_risk`): same arms, samples,
+    per-round simple regret (its recommendation each round, more than the log's first 64 changes here),
+    recommendation and stopping round."""
     inst = preset("risk_averse_table3", pattern=20)
     fast = run(inst, name, 5000, 7, snapshots=0, **params)
     assert_same_trace(fast, run(inst, name, 5000, 7, snapshots=0, compiled=False, **params))
@@ -197,7 +200,8 @@ def test_the_risk_averse_log_grows_past_its_first_64_changes():
     alg = ALGORITHMS["ramgape_c"].make()
     env = Environment(inst, 7)
     alg.reset(make_problem(inst, 5000, None), env.policy_rng)
-    arms, samples, changes = fast_risk.play(alg, env, 5000)
+    played = alg.spec.loop.play(alg, RewardBuffer(env, 5000, expected=1), 5000, np.empty(0, dtype=np.int64))
+    arms, samples, changes = played.arms, played.rewards, played.changes
     assert len(changes) > 64 and changes[0][0] == 1 and len(arms) == len(samples) == 5000
     assert all(a[0] < b[0] and a[1] != b[1] for a, b in zip(changes, changes[1:], strict=False))  # changes only
 

@@ -11,7 +11,7 @@ import banditviz as bv
 from banditviz import fast_ape, simulate
 from banditviz.algorithms import ALGORITHMS
 from banditviz.algorithms.base import ACCEPTED, REJECTED
-from banditviz.algorithms.pfiwr import (
+from banditviz.algorithms.pfiwr_core import (
     beta_t,
     classify,
     explore_size,

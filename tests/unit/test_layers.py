@@ -16,9 +16,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2] / "banditviz"
 MODEL, ENGINE, FIGURES, TOP = range(4)
 MODEL_MODULES = {"algorithms", "words", "environment", "instances", "pareto", "presets", "risk", "design", "estimators",
-                 "limits", "datasets", "fast_pareto", "fast_ape", "highs_lp", "seeding", "fast_noise"}
-ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fast_classic", "fast_linear", "fast_pfiwr", "fast_risk",
-                  "fronts", "guarantees", "experiments", "calibration", "reproduce", "verdicts"}
+                 "limits", "datasets", "fast_pareto", "fast_ape", "highs_lp", "seeding", "_noise", "rewards",
+                 "fast_classic", "fast_linear", "fast_pfiwr", "fast_risk"}
+ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fronts", "guarantees", "experiments", "calibration",
+                  "reproduce", "verdicts"}
 
 
 def layer(module: str) -> int:

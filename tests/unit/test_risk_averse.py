@@ -13,14 +13,14 @@ from banditviz.algorithms.base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED
 from banditviz.algorithms.risk_averse import empirical_gaps, gap_index
 from banditviz.environment import Environment
 from banditviz.experiments.ramgape import experiment2_trace, fast_run, geometric_checkpoints, state_from_stats
-from banditviz.fast_risk import CODES, _gap_index
+from banditviz.fast_risk import _gap_index
 from banditviz.metrics import RECOMMENDATION_METRICS
 from banditviz.pareto import psi_gaps
 from banditviz.presets import risk_averse as ra
 from banditviz.simulate import make_problem
 from banditviz.trace import Trace
 
-RISK_ALGS = sorted(CODES)
+RISK_ALGS = sorted(name for name, spec in ALGORITHMS.items() if spec.task == "risk-averse")
 FB_ONLY = {"ramgape_b", "lie_round_robin", "xi_lcb", "hvi_pareto", "egp"}
 
 

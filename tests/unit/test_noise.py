@@ -4,9 +4,9 @@ import numba
 import numpy as np
 import pytest
 
-from banditviz import Instance, fast_noise, seeding
+from banditviz import Instance, _noise, seeding
 from banditviz.environment import Environment
-from banditviz.fast_classic import Rewards
+from banditviz.rewards import RewardBuffer
 
 
 def numpy_streams(seed: int, K: int) -> list[np.random.Generator]:
@@ -18,20 +18,20 @@ def numpy_streams(seed: int, K: int) -> list[np.random.Generator]:
 def test_streams_draw_numpys_standard_normals(seed):
     """20,000 draws an arm over 20 arms: the ziggurat's tail (|z| beyond its last layer) is reached too."""
     K, n = 20, 20_000
-    streams = fast_noise.seed(seeding.words(np.random.SeedSequence(seed).spawn(3)[0], K))
+    streams = _noise.seed(seeding.words(np.random.SeedSequence(seed).spawn(3)[0], K))
     tail = 0
     for arm, rng in enumerate(numpy_streams(seed, K)):
         ours = np.empty((n // 2, 2))
-        fast_noise.fill_standard(streams, arm, ours)
+        _noise.fill_standard(streams, arm, ours)
         theirs = rng.standard_normal((n // 2, 2))
         assert np.array_equal(ours, theirs), arm
-        tail += int((np.abs(theirs) > fast_noise.ziggurat_nor_r).sum())
+        tail += int((np.abs(theirs) > _noise.ziggurat_nor_r).sum())
     assert tail > 10
 
 
 def test_seeded_streams_hold_numpys_pcg64_state():
     parent = np.random.SeedSequence(3).spawn(3)[0]
-    streams = fast_noise.seed(seeding.words(parent, 5))
+    streams = _noise.seed(seeding.words(parent, 5))
     for s, rng in zip(streams, numpy_streams(3, 5), strict=True):
         state = rng.bit_generator.state["state"]
         assert (int(s[0]) << 64 | int(s[1]), int(s[2]) << 64 | int(s[3])) == (state["state"], state["inc"])
@@ -39,7 +39,7 @@ def test_seeded_streams_hold_numpys_pcg64_state():
 
 @pytest.mark.parametrize("kind", ["means", "linear"])
 def test_environment_rewards_are_numpys_draws(kind):
-    """`Environment.pull`, `draws` and the buffered `Rewards` all give mean + sigma z from numpy's streams."""
+    """`Environment.pull`, `draws` and the buffered `RewardBuffer` all give mean + sigma z from numpy's streams."""
     means = np.array([[0.2, 0.9], [0.5, 0.5], [0.8, 0.1]])
     inst = (Instance.from_means(means, sigma=0.3) if kind == "means"
             else Instance.from_linear(np.eye(3), means, sigma=0.3))
@@ -48,7 +48,7 @@ def test_environment_rewards_are_numpys_draws(kind):
     assert env.normal_streams is not None
     assert np.array_equal(np.array([env.pull(1) for _ in range(300)]), inst.means[1] + 0.3 * z[1][:300])
     assert np.array_equal(env.draws(2, 600), z[2])
-    rew = Rewards(Environment(inst, 11), 1000, expected=1)
+    rew = RewardBuffer(Environment(inst, 11), 1000, expected=1)
     got = rew.take_many(np.array([0] * 450 + [1, 0]))
     assert np.array_equal(got[:450], inst.means[0] + 0.3 * z[0][:450])
     assert np.array_equal(got[450:], inst.means[[1, 0]] + 0.3 * np.array([z[1][0], z[0][450]]))
@@ -63,23 +63,23 @@ def test_other_noise_keeps_numpys_generators():
 
 @pytest.fixture
 def interpreted(monkeypatch):
-    """`fast_noise` run by the interpreter (its compiled functions swapped for their Python source), so that a
+    """`_noise` run by the interpreter (its compiled functions swapped for their Python source), so that a
     constant can be changed."""
-    for name in dir(fast_noise):
-        f = getattr(fast_noise, name)
+    for name in dir(_noise):
+        f = getattr(_noise, name)
         if isinstance(f, numba.core.registry.CPUDispatcher):
-            monkeypatch.setattr(fast_noise, name, f.py_func)
+            monkeypatch.setattr(_noise, name, f.py_func)
     with np.errstate(over="ignore"):
         yield monkeypatch
 
 
-@pytest.mark.parametrize("broken", [None, ("U58", np.uint64(59)), ("MULT_LO", fast_noise.MULT_LO + np.uint64(2))],
+@pytest.mark.parametrize("broken", [None, ("U58", np.uint64(59)), ("MULT_LO", _noise.MULT_LO + np.uint64(2))],
                          ids=["as written", "rotation by the top 5 bits", "multiplier off by 2"])
 def test_the_comparison_sees_a_broken_generator(interpreted, broken):
     """The broken variants (run interpreted, as written they agree) draw other numbers."""
     if broken:
-        interpreted.setattr(fast_noise, *broken)
-    streams = fast_noise.seed(seeding.words(np.random.SeedSequence(5).spawn(3)[0], 1))
+        interpreted.setattr(_noise, *broken)
+    streams = _noise.seed(seeding.words(np.random.SeedSequence(5).spawn(3)[0], 1))
     ours = np.empty((200, 1))
-    fast_noise.fill_standard(streams, 0, ours)
+    _noise.fill_standard(streams, 0, ours)
     assert np.array_equal(ours, numpy_streams(5, 1)[0].standard_normal((200, 1))) == (broken is None)
