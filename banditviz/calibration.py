@@ -24,7 +24,7 @@ import numpy as np
 
 from . import risk
 from .algorithms.base import ALGORITHMS, AlgorithmSpec
-from .algorithms.pfiwr_core import pfi_success
+from .algorithms.pfiwr.core import pfi_success
 from .experiments.ramgape import fast_run
 from .guarantees import warnings_for
 from .instances import PRESETS, Instance, preset

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .algorithms.lexicographic_core import chain_filter, loaf, loaf_coefficients
-from .algorithms.pfiwr_core import lambda_t, pfi_success
+from .algorithms.lexmoslb.core import chain_filter, loaf, loaf_coefficients
+from .algorithms.pfiwr.core import lambda_t, pfi_success
 from .datasets import DatasetUnavailable
 from .reproduce import Result
 from .sweep import parse_pulls

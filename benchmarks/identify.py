@@ -9,8 +9,8 @@
 * GEGE fixed confidence at the size of the paper's Table 2 row [K, h, d] = [500, 8, 8] (delta = 0.1), which
   reports about 1 s per run (001 §4.5): random unit-norm features, Theta ~ N(0, 1).
 * APE (fixed confidence, delta = 0.01) on the LinPSI Fig. 2 family at K = 32 and 128: the compiled step
-  (`banditviz.fast_ape`) against the numpy step it replaced (tests/unit/test_identify.py's reference, the same
-  pulls to the bit), algorithm and rewards only.
+  (`banditviz.algorithms.linpsi._ape`) against the numpy step it replaced (tests/unit/test_identify.py's
+  reference, the same pulls to the bit), algorithm and rewards only.
 * The per-arm noise streams of a NoC run (K = 259): compiled PCG64 states (`banditviz._noise.seed` of
   `banditviz.seeding.words`) and their `Generator`s (`seeding.generators`), against numpy's
   ``[default_rng(s) for s in seq.spawn(K)]``, the same streams; and the NoC fixed-budget runs with their Gaussian
@@ -33,12 +33,13 @@ from pathlib import Path
 import numpy as np
 
 import banditviz as bv
-from banditviz import _noise, design, seeding
+from banditviz import _noise, seeding
 from banditviz import simulate as engine
-from banditviz.algorithms.gege import GEGEFixedConfidence
-from banditviz.algorithms.pfiwr import PFIwR
-from banditviz.algorithms.psi_baselines import EGESuccessiveRejects
-from banditviz.algorithms.psi_common import empirical_gaps
+from banditviz.algorithms.identification import empirical_gaps
+from banditviz.algorithms.linpsi import optimal_design
+from banditviz.algorithms.linpsi.baselines import EGESuccessiveRejects
+from banditviz.algorithms.linpsi.gege import GEGEFixedConfidence
+from banditviz.algorithms.pfiwr.learners import PFIwR
 from banditviz.environment import Environment
 from banditviz.instances import Instance
 from banditviz.simulate import drive
@@ -66,12 +67,12 @@ class NaiveGEGE(GEGEFixedConfidence):
     """GEGE-FC with the naive design and a least-squares refit on the stacked samples of the round."""
 
     def plan_round(self, n_pulls: float, rule: str) -> None:
-        saved = design.cached_design
-        design.cached_design = lambda Xt, tol: naive_design(Xt, tol)
+        saved = optimal_design.cached_design
+        optimal_design.cached_design = lambda Xt, tol: naive_design(Xt, tol)
         try:
             super().plan_round(n_pulls, rule)
         finally:
-            design.cached_design = saved
+            optimal_design.cached_design = saved
         self.rows, self.ys = [], []
 
     def absorb(self, arms: np.ndarray, rewards: np.ndarray) -> None:

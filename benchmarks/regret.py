@@ -35,8 +35,8 @@ import numpy as np
 import banditviz
 from banditviz import fast_pareto, highs_lp, pareto, preset
 from banditviz.algorithms.base import AlgorithmSpec, get_algorithm
+from banditviz.algorithms.estimators import SharedRidge
 from banditviz.environment import Environment
-from banditviz.estimators import SharedRidge
 from banditviz.simulate import make_problem
 
 # Adding an algorithm is one line: its registry name (its module must build its ridge with `SharedRidge`).

@@ -23,7 +23,7 @@ import pytest
 
 from banditviz import pareto, simulate
 from banditviz.algorithms import ALGORITHMS
-from banditviz.algorithms.lexicographic_core import (
+from banditviz.algorithms.lexmoslb.core import (
     analysis_stages,
     chain_filter,
     gamma_radius,

@@ -30,8 +30,8 @@ from scipy.optimize import linprog
 
 from banditviz import pareto, preset, run, verdicts
 from banditviz.algorithms import ALGORITHMS, AlgorithmSpec
-from banditviz.algorithms.mol import MOLTS
-from banditviz.algorithms.mol_core import confidence_radius, theorem2_samples
+from banditviz.algorithms.molts.core import confidence_radius, theorem2_samples
+from banditviz.algorithms.molts.learners import MOLTS
 from banditviz.environment import Environment
 from banditviz.metrics import pulled_regrets
 from banditviz.presets.mol import FIGURE1_AGENTS, FIGURE1_ROUNDS

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import banditviz
-from banditviz.algorithms.pfiwr_core import lambda_t
+from banditviz.algorithms.pfiwr.core import lambda_t
 from banditviz.environment import Environment
 from banditviz.presets.psi import pfi_estimation
 from banditviz.simulate import run

@@ -1,12 +1,13 @@
-"""The compiled loop of the linear regret learners (`banditviz.fast_linear`) gives the Python engine's Trace bit for
-bit, and the ridge estimate's incremental predictions and widths of fixed features agree with an independent solve."""
+"""The compiled loop of the linear regret learners (`banditviz.algorithms._linear_loop`) gives the Python engine's
+Trace bit for bit, and the ridge estimate's incremental predictions and widths of fixed features agree with an
+independent solve."""
 
 import numpy as np
 import pytest
 
 from banditviz import ALGORITHMS, Instance, preset, run
-from banditviz.estimators import SharedRidge
-from banditviz.fast_linear import LinearLoop
+from banditviz.algorithms._linear_loop import LinearLoop
+from banditviz.algorithms.estimators import SharedRidge
 from banditviz.instances import random_linear
 from banditviz.simulate import has_fast_loop
 
@@ -49,17 +50,17 @@ def test_compiled_linear_run_equals_the_python_engine_bit_for_bit(inst, name, pa
 
 def test_the_comparison_sees_a_last_bit_off(monkeypatch):
     """The broken variant: the compiled loop with the width scale 0.1% off chooses other arms."""
-    from banditviz import fast_linear
+    from banditviz.algorithms import _linear_loop
 
     slow = run(LEX, "mte2lo", 2500, 1, snapshots=0, compiled=False)
-    real = fast_linear._options
+    real = _linear_loop._options
 
     def nudged(*args):
         ip, fp, coefs = real(*args)
-        fp[fast_linear._SCALE] *= 1 + 1e-3
+        fp[_linear_loop._SCALE] *= 1 + 1e-3
         return ip, fp, coefs
 
-    monkeypatch.setattr(fast_linear, "_options", nudged)
+    monkeypatch.setattr(_linear_loop, "_options", nudged)
     fast = run(LEX, "mte2lo", 2500, 1, snapshots=0)
     assert not (np.array_equal(fast.arms, slow.arms) and np.array_equal(fast.metrics["lex_regret_1"],
                                                                         slow.metrics["lex_regret_1"]))

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from banditviz import ALGORITHMS, Instance, preset, run
-from banditviz.algorithms.psi_common import BatchedIdentifier
+from banditviz.algorithms.classic._loop import ClassicLoop
+from banditviz.algorithms.identification import BatchedIdentifier
 from banditviz.environment import BLOCK, Environment
-from banditviz.fast_classic import ClassicLoop
 from banditviz.instances import random_linear, uniform_box
 from banditviz.rewards import RewardBuffer
 from banditviz.simulate import has_fast_loop, make_problem
@@ -98,7 +98,7 @@ def test_which_runs_are_compiled():
     assert has_fast_loop("pfiwr", "means") and not has_fast_loop("pfiwr", "linear")  # one-hot contexts only
     assert has_fast_loop("gege_fb", "linear") and not has_fast_loop("gege_fb", "contextual")  # batch-wise
     assert not has_fast_loop("mol_ts", "linear")
-    assert has_fast_loop("ramgape_c", "distributions") and has_fast_loop("egp", "distributions")  # fast_risk
+    assert has_fast_loop("ramgape_c", "distributions") and has_fast_loop("egp", "distributions")  # ramgape._loop
 
 
 # ---------------------------------------------------------------------- batch-wise identification
@@ -156,10 +156,10 @@ def test_compiled_pfiwr_equals_the_python_engine_bit_for_bit(params):
 
 def test_the_pfiwr_comparison_sees_the_width_halved(monkeypatch):
     """The broken variant: the compiled loop classifying with beta_t instead of 2 beta_t (eq. 12's rules)."""
-    from banditviz import fast_pfiwr
+    from banditviz.algorithms.pfiwr import _loop
 
     inst = preset("default")
-    real = fast_pfiwr._Constants.extend
+    real = _loop._Constants.extend
 
     def halved(self):
         real(self)
@@ -167,9 +167,9 @@ def test_the_pfiwr_comparison_sees_the_width_halved(monkeypatch):
 
     for seed in (2, 5):
         slow = run(inst, "pfiwr", 3000, seed, snapshots=0, compiled=False)
-        monkeypatch.setattr(fast_pfiwr._Constants, "extend", halved)
+        monkeypatch.setattr(_loop._Constants, "extend", halved)
         assert not np.array_equal(run(inst, "pfiwr", 3000, seed, snapshots=0).arms, slow.arms)
-        monkeypatch.setattr(fast_pfiwr._Constants, "extend", real)
+        monkeypatch.setattr(_loop._Constants, "extend", real)
 
 
 RISK = [(name, {}) for name, spec in ALGORITHMS.items() if spec.task == "risk-averse"]
@@ -178,7 +178,7 @@ RISK += [("ra_round_robin", {"regime": "budget"}), ("ra_lucb", {"regime": "budge
 
 @pytest.mark.parametrize("name,params", RISK)
 def test_compiled_risk_averse_run_equals_the_python_engine_bit_for_bit(name, params):
-    """Runs without snapshots play in the risk-averse algorithms' compiled loop (`fast_risk`): same arms, samples,
+    """Runs without snapshots play in the risk-averse algorithms' compiled loop (`ramgape._loop`): same arms, samples,
     per-round simple regret (its recommendation each round, more than the log's first 64 changes here),
     recommendation and stopping round."""
     inst = preset("risk_averse_table3", pattern=20)

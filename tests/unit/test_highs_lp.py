@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from banditviz import highs_lp, pareto
-from banditviz.algorithms import mol_front
+from banditviz.algorithms.molts import front
 
 
 def _instances(n_cases: int = 100):
@@ -75,11 +75,11 @@ def test_effective_gap_of_and_sampler_lp_match_the_linprog_reference(monkeypatch
     rng = np.random.default_rng(5)
     cases = [np.round(rng.random((int(rng.integers(3, 40)), 4)) * (3 if i % 2 else 50)) / 10 for i in range(40)]
     fast = [[pareto.effective_gap_of(mu, a) for a in range(mu.shape[0])] for mu in cases]
-    slack = [mol_front.slack_lp(mu, 0) for mu in cases]
+    slack = [front.slack_lp(mu, 0) for mu in cases]
     reference = highs_lp.minimise
     monkeypatch.setattr(highs_lp, "minimise", lambda *a, **k: reference(*a, fast=False))
     assert fast == [[pareto.effective_gap_of(mu, a) for a in range(mu.shape[0])] for mu in cases]
-    assert slack == [mol_front.slack_lp(mu, 0) for mu in cases]
+    assert slack == [front.slack_lp(mu, 0) for mu in cases]
     np.testing.assert_allclose(np.concatenate(fast), np.concatenate([pareto._effective_gap_lp(mu) for mu in cases]),
                                atol=1e-9)
 

@@ -16,7 +16,7 @@ import pytest
 from banditviz import simulate
 from banditviz.algorithms import get_algorithm
 from banditviz.algorithms.base import ACTIVE, CANDIDATE, REJECTED, Problem
-from banditviz.algorithms.lexicographic_core import (
+from banditviz.algorithms.lexmoslb.core import (
     chain_component,
     chain_filter,
     gamma_radius,
@@ -385,7 +385,7 @@ def test_epsilon_defaults_to_the_papers_rule(name, default):
 
 
 def test_an_unbounded_width_is_explained_as_an_arm_not_yet_pulled():
-    from banditviz.algorithms.lexicographic import _width_says
+    from banditviz.algorithms.lexmoslb.learners import _width_says
 
     assert _width_says(float("inf")) == " has not been pulled yet: its width (unbounded)"
     assert "inf" not in _width_says(float("inf")).replace("unbounded", "")

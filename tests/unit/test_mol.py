@@ -11,9 +11,9 @@ from scipy.stats import chi2
 
 from banditviz import ALGORITHMS, Instance, Trace, preset, run
 from banditviz.algorithms.base import ACTIVE, CANDIDATE, Problem
-from banditviz.algorithms.mol import MOLTS
-from banditviz.algorithms.mol_core import confidence_radius, theorem2_samples
-from banditviz.algorithms.mol_front import TOL, EffectiveFrontSampler
+from banditviz.algorithms.molts.core import confidence_radius, theorem2_samples
+from banditviz.algorithms.molts.front import TOL, EffectiveFrontSampler
+from banditviz.algorithms.molts.learners import MOLTS
 from banditviz.environment import Environment
 from banditviz.fast_pareto import pair_mixture_dominates
 from banditviz.instances import random_contextual, random_linear

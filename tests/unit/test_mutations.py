@@ -30,8 +30,8 @@ import pytest
 from banditviz import Instance, pareto, preset, risk, run
 from banditviz.algorithms import ALGORITHMS, AlgorithmSpec
 from banditviz.algorithms.base import ACCEPTED, REJECTED
-from banditviz.algorithms.mol_core import confidence_radius
-from banditviz.algorithms.risk_averse import gap_index
+from banditviz.algorithms.molts.core import confidence_radius
+from banditviz.algorithms.ramgape.learners import gap_index
 from banditviz.environment import Environment
 from banditviz.experiments.ramgape import fast_run
 from banditviz.instances import random_linear, uniform_box

@@ -10,10 +10,10 @@ import pytest
 from banditviz import Instance, preset, risk, run
 from banditviz.algorithms import ALGORITHMS
 from banditviz.algorithms.base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED
-from banditviz.algorithms.risk_averse import empirical_gaps, gap_index
+from banditviz.algorithms.ramgape._loop import _gap_index
+from banditviz.algorithms.ramgape.learners import empirical_gaps, gap_index
 from banditviz.environment import Environment
 from banditviz.experiments.ramgape import experiment2_trace, fast_run, geometric_checkpoints, state_from_stats
-from banditviz.fast_risk import _gap_index
 from banditviz.metrics import RECOMMENDATION_METRICS
 from banditviz.pareto import psi_gaps
 from banditviz.presets import risk_averse as ra

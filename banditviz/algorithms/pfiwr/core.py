@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from ..pareto import pareto_mask
-from .psi_common import dominance_matrix
+from ...pareto import pareto_mask
+from ..identification import dominance_matrix
 
 
 def lambda_t(t: int, d: int, L: int, delta: float) -> float:

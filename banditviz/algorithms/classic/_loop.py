@@ -24,35 +24,18 @@ from typing import Any
 import numba
 import numpy as np
 
-from .algorithms.base import Algorithm, Played
-from .fast_pareto import nondominated
+from ...fast_pareto import nondominated
+from .._kernels import PENDING, ROUND, listed, pick, take
+from ..base import Algorithm, Played
 
 UNIFORM_RULE, PARETO_UCB1_RULE, PARETO_TS_RULE, EPSILON_GREEDY_RULE = range(4)  # the kernel's rules
 KINDS = ("means", "linear")
-ROUND, PENDING = range(2)  # kernel state slots: next round, arm chosen but not yet pulled (-1: none)
 
 
 @numba.njit(cache=True)
 def _front(vec, K, L, idx):
     """Indices of the rows of ``vec`` (K x L) that no other row Pareto-dominates (`pareto.pareto_mask`), in order."""
     return listed(nondominated(vec), K, idx)
-
-
-@numba.njit(cache=True)
-def listed(mask, K, idx):
-    """The indices where ``mask`` holds, ascending, into ``idx``; returns how many."""
-    n = 0
-    for a in range(K):
-        if mask[a]:
-            idx[n] = a
-            n += 1
-    return n
-
-
-@numba.njit(cache=True)
-def pick(rng, idx, n):
-    """``front[rng.integers(len(front))]``; numpy draws nothing for ``integers(1)``."""
-    return idx[rng.integers(0, n)] if n > 1 else idx[0]
 
 
 @numba.njit(cache=True)
@@ -81,18 +64,6 @@ def _select(code, t, K, L, eps, sigma, gaussian, lg2, rng, counts, sums, means, 
     if rng.random() < eps:  # epsilon-greedy: explore
         return rng.integers(0, K) if K > 1 else 0
     return pick(rng, idx, _front(means, K, L, idx))
-
-
-@numba.njit(cache=True)
-def take(arm, pos, avail, st):
-    """Row of ``arm``'s next buffered reward (advanced past it); -1 when the buffer is empty: the arm is then kept
-    pending in ``st[PENDING]``, for the caller to refill its buffer and call the kernel again."""
-    if pos[arm] >= avail[arm]:
-        st[PENDING] = arm
-        return -1
-    st[PENDING] = -1
-    pos[arm] += 1
-    return pos[arm] - 1
 
 
 @numba.njit(cache=True, nogil=True)  # sweeps on threads run kernels side by side

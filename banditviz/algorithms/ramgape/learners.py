@@ -33,9 +33,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from .. import risk, words
+from ... import risk, words
+from ..base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 from ..estimators import RunningMeans
-from ..fast_risk import (
+from ._loop import (
     DE_ROUND_ROBIN_RULE,
     EGP_RULE,
     HVI_RULE,
@@ -46,7 +47,6 @@ from ..fast_risk import (
     XI_LCB_RULE,
     RiskLoop,
 )
-from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 
 PAPER = "Nonaga et al., Risk-Averse Best Arm Set Identification (RAMGapE)"
 KINDS = ("distributions",)
@@ -237,7 +237,7 @@ class _RiskAverse(Algorithm):
 
 
 def _register(name: str, rule: int, params: tuple[Param, ...], summary: str):
-    """`register` with the family's common fields; ``rule``: the compiled loop's rule for the learner (`fast_risk`)."""
+    """`register` with the family's common fields; ``rule``: the compiled loop's rule for the learner (`_loop`)."""
     return register(name, paper=PAPER, task="risk-averse", kinds=KINDS, params=params, summary=summary,
                     recommends_every_round=True, loop=RiskLoop(rule))
 

@@ -1,4 +1,4 @@
-"""Compiled (numba) round loop of PFIwR on fixed-mean instances (`banditviz.algorithms.pfiwr.PFIwR`): its `Loop`.
+"""Compiled (numba) round loop of PFIwR on fixed-mean instances (`learners.PFIwR`): its `Loop`.
 
 On one-hot contexts the PFIwR estimate is per arm, y_hat_k = B_k / (n_k + p lambda_t) (PFIwR Sec. 5), so a round
 costs O(K^2 L) (the dominance matrix of the classification) and nothing grows with t: the kernel keeps the pull
@@ -11,7 +11,7 @@ counts and per-arm reward sums of the class's own arrays (rank-one, here one-ent
 * the per-round constants (p lambda_t, beta_t, (1 - p)^rho_t) from the class's own Python functions,
   computed ahead in doubling stretches, so the floats are the same;
 * the classification of Algorithm 1 step 2 when nothing changes (statuses of the candidates, the empirical
-  front of A U P), with the same float expressions as `pfiwr_core.classify` and `dominance_matrix`.
+  front of A U P), with the same float expressions as `core.classify` and `dominance_matrix`.
 
 A round in which some rounds are dropped (probability about delta / (6 t^2)), in which an arm is eliminated or
 accepted (at most K per run: events are sentences), or that is a snapshot round, is finished by the class
@@ -26,9 +26,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from .algorithms.base import ACTIVE, CANDIDATE, Algorithm, Played, RoundState
-from .algorithms.pfiwr_core import beta_t, lambda_t, rho_t
-from .fast_classic import pick
+from .._kernels import pick
+from ..base import ACTIVE, CANDIDATE, Algorithm, Played, RoundState
+from .core import beta_t, lambda_t, rho_t
 
 RULES = {"uniform_front": 0, "round_robin_front": 1, "least_pulled_front": 2}
 # kernel state slots: next round, arm chosen but not yet pulled (-1: none), dropped rounds, round-robin counter,
@@ -61,7 +61,7 @@ def _select(t, T0, rule, rng, counts, A, front, prev, st):
 
 @numba.njit(cache=True)
 def _classify(yhat, L, w, eps, A, cand, pos, status, front, Mm, ok, p1, st):
-    """Step 2 of Algorithm 1 (`pfiwr_core.classify`); False, with nothing written, when an arm leaves A (the class
+    """Step 2 of Algorithm 1 (`core.classify`); False, with nothing written, when an arm leaves A (the class
     then finishes the round); else the candidates' statuses and the empirical front of A U P."""
     nA, nc = st[_NA], st[_NCAND]
     for i in range(nc):  # dominance_matrix(yhat[cand])

@@ -1,7 +1,7 @@
 """GEGE: G-optimal Empirical Gap Elimination (LinPSI: Kone, Kaufmann & Richert, AISTATS 2025).
 
 Both variants work in rounds (batches).  Round r projects the active arms' features on their span,
-computes a G-optimal design by Frank-Wolfe (`banditviz.design`), rounds it to integer pulls, pulls them
+computes a G-optimal design by Frank-Wolfe (`optimal_design`), rounds it to integer pulls, pulls them
 (interleaved, our decision for LinPSI), fits a FRESH projected least-squares estimate from this round's data
 only (eq. 3, LinPSI Alg. 1, our decision), computes the empirical PSI gaps (eq. 5) and discards arms: a discarded
 arm is accepted if empirically Pareto optimal, rejected otherwise.
@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import design, words
-from .base import Param, Problem, register
-from .psi_common import (
+from ... import words
+from ..base import Param, Problem, register
+from ..identification import (
     BATCHES,
     BUDGET,
     ID_KINDS,
@@ -48,6 +48,7 @@ from .psi_common import (
     fmt_set,
     halving_order,
 )
+from . import optimal_design
 
 PAPER = "Kone, Kaufmann & Richert (AISTATS 2025)"
 FB_BOX_DELTA = 0.05
@@ -62,7 +63,7 @@ class _GEGE(BatchedIdentifier):
         super().reset(problem, rng)
         self.X = features_of(problem)
         self.horizon = int(problem.horizon)
-        self.h = design.subspace_basis(self.X).shape[1]
+        self.h = optimal_design.subspace_basis(self.X).shape[1]
         if self.h == 0:
             raise ValueError("features: GEGE needs features that are not all zero")
         self.active = np.arange(self.K)
@@ -77,31 +78,31 @@ class _GEGE(BatchedIdentifier):
     def plan_round(self, n_pulls: float, rule: str) -> None:
         """Design over the active arms' span, rounded to ``n_pulls`` pulls (at least, with ``ceil``)."""
         A = self.active
-        self.basis = design.subspace_basis(self.X[A])
+        self.basis = optimal_design.subspace_basis(self.X[A])
         Xt = self.X[A] @ self.basis
         w, ratio = self.design(Xt)
         n = math.ceil(n_pulls - 1e-9) if rule == "efficient" else n_pulls
-        alloc = design.round_design(w, n, Xt, rule)  # type: ignore[arg-type]
+        alloc = optimal_design.round_design(w, n, Xt, rule)  # type: ignore[arg-type]
         self.weights = np.zeros(self.K)
         self.weights[A] = w
         allocation = np.zeros(self.K, dtype=np.int64)
         allocation[A] = alloc
         self.extras.update(phase="explore", design=self.weights.copy(), allocation=allocation,
-                           h_r=Xt.shape[1], certificate=ratio, rounding_ratio=design.rounding_ratio(Xt, alloc),
+                           h_r=Xt.shape[1], certificate=ratio, rounding_ratio=optimal_design.rounding_ratio(Xt, alloc),
                            active=A.copy())
-        self.start_batch(design.pull_sequence(A, alloc, limit=self.horizon))
+        self.start_batch(optimal_design.pull_sequence(A, alloc, limit=self.horizon))
 
     def design(self, Xt: np.ndarray) -> tuple[np.ndarray, float]:
         """G-optimal design weights over the rows of Xt and the Kiefer-Wolfowitz ratio (LinPSI Sec. 2.2, eq. (4))."""
-        return design.cached_design(Xt, tol=self.params["design_tol"])
+        return optimal_design.cached_design(Xt, tol=self.params["design_tol"])
 
     def estimate(self, box_delta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """This round's estimates of the active arms: (mu_hat, gaps, empirically-optimal mask)."""
         A = self.active
         XA = self.X[A]
-        theta = design.span_estimate(XA, self.basis, self.phase_counts[A].astype(float), self.phase_sums[A])
+        theta = optimal_design.span_estimate(XA, self.basis, self.phase_counts[A].astype(float), self.phase_sums[A])
         mu = XA @ theta
-        lev = design.leverages(XA @ self.basis, self.phase_counts[A].astype(float))
+        lev = optimal_design.leverages(XA @ self.basis, self.phase_counts[A].astype(float))
         half = self.sigma * np.sqrt(lev * 2 * np.log(2 * self.L * len(A) / box_delta))
         self.estimates[A] = mu
         self.lower[A] = mu - half[:, None]
@@ -233,7 +234,7 @@ class GEGEFixedConfidence(_GEGE):
         p = self.params
         eps_r = p["eps_1"] / 2 ** (r - 1)
         delta_r = 6 * p["delta"] / (math.pi**2 * r**2)
-        h_r = design.subspace_basis(self.X[self.active]).shape[1]
+        h_r = optimal_design.subspace_basis(self.X[self.active]).shape[1]
         n_a = len(self.active)
         c = 32 * (1 + 3 * eps_r) * self.sigma**2 * h_r / eps_r**2
         if p["budget_rule"] == "authors_code":

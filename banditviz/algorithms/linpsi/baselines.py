@@ -19,10 +19,10 @@ import math
 
 import numpy as np
 
-from ..fast_pareto import nondominated, psi_gaps, successive_reject
-from ..pareto import pareto_mask
-from .base import Problem, register
-from .psi_common import BATCHES, BUDGET, ID_KINDS, EmpiricalIdentifier, fmt_set, halving_order
+from ...fast_pareto import nondominated, psi_gaps, successive_reject
+from ...pareto import pareto_mask
+from ..base import Problem, register
+from ..identification import BATCHES, BUDGET, ID_KINDS, EmpiricalIdentifier, fmt_set, halving_order
 
 EGE = "Kone, Kaufmann & Richert (2024), as run in 001 (AISTATS 2025)"
 

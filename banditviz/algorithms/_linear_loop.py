@@ -1,7 +1,7 @@
 """Compiled (numba) round loop of the linear regret learners on fixed arm features: their `Loop`.
 
-`LinearLoop.play` runs the lexicographic learners STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexicographic`)
-and MOL-UCB and MOL-epsilon-greedy exploiting the Pareto front (`banditviz.algorithms.mol`) on instances whose
+`LinearLoop.play` runs the lexicographic learners STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexmoslb`)
+and MOL-UCB and MOL-epsilon-greedy exploiting the Pareto front (`banditviz.algorithms.molts`) on instances whose
 arm features never change (kind "means", or "linear" without context noise), in runs without snapshots. It
 computes what the Python classes compute, with the same floating-point expressions in the same order:
 
@@ -9,7 +9,8 @@ computes what the Python classes compute, with the same floating-point expressio
   fixed features' predictions and squared widths), from a `SharedRidge` built as the class builds it;
 * the radii by the papers' formulas compiled from the very functions the classes call (`gamma_radius`,
   `pf_lex_beta`, `oful_alpha`, `c1_formula`);
-* the filters (tied argmax, LOAF, chain filter) and the Pareto front (`fast_classic`) on the same values;
+* the filters (tied argmax, LOAF, chain filter) and the Pareto front (`banditviz.fast_pareto`) on the same
+  values;
 * the rewards from the engine's per-arm streams (`banditviz.rewards.RewardBuffer`) and the policy's draws from the run's
   own `Generator`, in the engine's call order (``integers(n)`` for n >= 2 only: numpy draws nothing for n = 1).
 
@@ -25,12 +26,12 @@ from typing import Any
 import numba
 import numpy as np
 
-from .algorithms.base import Algorithm, Played
-from .algorithms.lexicographic_core import TIE_RTOL, gamma_radius, oful_alpha, pf_lex_beta, ste2lo_epsilon
-from .algorithms.mol_core import c1_formula
+from ..fast_pareto import nondominated_in, sort_by_sum
+from ._kernels import PENDING, ROUND, listed, pick, take
+from .base import Algorithm, Played
 from .estimators import SharedRidge, ridge_update
-from .fast_classic import PENDING, ROUND, listed, pick, take
-from .fast_pareto import nondominated_in, sort_by_sum
+from .lexmoslb.core import TIE_RTOL, gamma_radius, oful_alpha, pf_lex_beta, ste2lo_epsilon
+from .molts.core import c1_formula
 
 # the kernel's rules, one per learner
 STE2LO_RULE, PF_LEX_RULE, MTE2LO_RULE, OFUL_RULE, MOL_UCB_RULE, MOL_EPS_GREEDY_RULE = range(6)
@@ -52,7 +53,7 @@ _c1 = numba.njit(cache=True)(c1_formula)
 
 @numba.njit(**JIT)
 def _tied_argmax(values, cand, n):
-    """`lexicographic_core.tied_argmax` of values[cand[:n]]."""
+    """`lexmoslb.core.tied_argmax` of values[cand[:n]]."""
     if n == 1:
         return cand[0]
     top = values[cand[0]]
@@ -86,7 +87,7 @@ def _too_wide(w, cand, n, threshold, rule, rng, wide):
 
 @numba.njit(**JIT)
 def _loaf(upper, cand, n, coefs, W):
-    """`lexicographic_core.loaf` on cand[:n] (filtered in place): the new n and x_hat of the last objective."""
+    """`lexmoslb.core.loaf` on cand[:n] (filtered in place): the new n and x_hat of the last objective."""
     best = cand[0]
     for i in range(upper.shape[0]):
         u = upper[i]
@@ -104,7 +105,7 @@ def _loaf(upper, cand, n, coefs, W):
 
 @numba.njit(**JIT)
 def _chain(lower, upper, cand, n, full, comp):
-    """`lexicographic_core.chain_filter` on cand[:n] (filtered in place): x_hat of the last objective."""
+    """`lexmoslb.core.chain_filter` on cand[:n] (filtered in place): x_hat of the last objective."""
     K = lower.shape[1]
     best = cand[0]
     for i in range(lower.shape[0]):

@@ -12,7 +12,7 @@ with the scalar width w = 2 c_beta sigma beta_t (eq. 12), shared by every arm an
 
 Estimator: the doubly-robust estimator (10) equals ridge regression on the selected arms with
 regulariser p lambda_t, lambda_t = 4 log(6 d L t^2 / delta) (PFIwR Sec. 4.1, proved there and checked against the
-literal path of `pfiwr_literal` in the tests).  Rounds are dropped with probability (1-p)^rho_t, redrawn
+literal path of `literal` in the tests).  Rounds are dropped with probability (1-p)^rho_t, redrawn
 every round (PFIwR Sec. 4.1); rho_t follows the corrected rule by default (our decision).  y_hat_k = x_bar_k^T
 theta_hat with x_bar_k the running mean of arm k's raw contexts over rounds 1..t (PFIwR Sec. 4.1): on a linear
 instance with ``context_noise`` (contexts x_k + r U_{k,t}, PFIwR Sec. 2) the estimator uses the pulled arm's
@@ -43,11 +43,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import words
-from ..fast_pfiwr import PfiwrLoop
-from ..pareto import pareto_mask
-from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
-from .pfiwr_core import (
+from ... import words
+from ...pareto import pareto_mask
+from ..base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
+from ..identification import BATCHES, ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
+from ._loop import PfiwrLoop
+from .core import (
     beta_t,
     classify,
     drop_count,
@@ -59,7 +60,6 @@ from .pfiwr_core import (
     rho_t,
     t0_theory,
 )
-from .psi_common import BATCHES, ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
 
 PAPER = "Kim, Iyengar & Zeevi (Pareto front identification with regret minimization)"
 WIDTH_PRESETS = {"practical": 0.005, "theory": 1.0}

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import fast_pareto, highs_lp, pareto
+from ... import fast_pareto, highs_lp, pareto
 
 TOL = 1e-9
 BANK = 256

@@ -1,5 +1,5 @@
 """Formulas of MOL-TS (Park, Ann & Oh), pure functions shared by its learners and the compiled loop of the linear
-learners (`banditviz.fast_linear`): the confidence radius c_{1,t}(delta) of Alg. 1 and the sample count M of
+learners (`banditviz.algorithms._linear_loop`): the confidence radius c_{1,t}(delta) of Alg. 1 and the sample count M of
 Theorem 2.
 """
 

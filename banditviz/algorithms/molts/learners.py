@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import pareto, words
+from ... import pareto, words
+from .._linear_loop import MOL_EPS_GREEDY_RULE, MOL_UCB_RULE, LinearLoop
+from ..base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
 from ..estimators import SharedRidge
-from ..fast_linear import MOL_EPS_GREEDY_RULE, MOL_UCB_RULE, LinearLoop
-from .base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
-from .mol_core import confidence_radius, theorem2_samples
-from .mol_front import EffectiveFrontSampler
+from .core import confidence_radius, theorem2_samples
+from .front import EffectiveFrontSampler
 
 PAPER = "Park, Ann & Oh (NeurIPS 2025)"
 KINDS = ("contextual", "linear")

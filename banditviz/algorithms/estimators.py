@@ -44,7 +44,7 @@ class SharedRidge:
     predictions X theta_hat and the squared widths x_k' V^{-1} x_k of every arm are kept too, by the same
     rank-one step (O(K (d + L)) instead of recomputing O(K d^2)); ``predict()`` and ``widths()`` without an
     argument read them. The arithmetic is the compiled kernel `ridge_update` (explicit loops, fixed order: no
-    BLAS, the same numbers on every machine and in the compiled round loops of `banditviz.fast_linear`).
+    BLAS, the same numbers on every machine and in the compiled round loops of `banditviz.algorithms._linear_loop`).
     """
 
     def __init__(self, d: int, L: int, lam: float = 1.0, features: np.ndarray | None = None) -> None:

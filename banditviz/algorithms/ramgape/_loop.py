@@ -1,4 +1,4 @@
-"""Compiled (numba) round loop of the risk-averse algorithms (`banditviz.algorithms.risk_averse`, RAMGapE Sec. 3):
+"""Compiled (numba) round loop of the risk-averse algorithms (`banditviz.algorithms.ramgape.learners`, RAMGapE Sec. 3):
 their `Loop`.
 
 The kernel plays any of them with the same rules, tie-breaks and floating-point expressions as the engine classes,
@@ -25,8 +25,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from . import risk
-from .algorithms.base import Algorithm, Played
+from ... import risk
+from ..base import Algorithm, Played
 
 # the kernel's rules, one per learner (RAMGapEb and RAMGapEc share one)
 RAMGAPE_RULE, ROUND_ROBIN_RULE, DE_ROUND_ROBIN_RULE, LIE_ROUND_ROBIN_RULE, RA_LUCB_RULE, XI_LCB_RULE, HVI_RULE, \

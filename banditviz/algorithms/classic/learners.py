@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...pareto import pareto_mask
+from ..base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
 from ..estimators import RunningMeans
-from ..fast_classic import EPSILON_GREEDY_RULE, PARETO_TS_RULE, PARETO_UCB1_RULE, UNIFORM_RULE, ClassicLoop
-from ..pareto import pareto_mask
-from .base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
+from ._loop import EPSILON_GREEDY_RULE, PARETO_TS_RULE, PARETO_UCB1_RULE, UNIFORM_RULE, ClassicLoop
 
 FIXED_KINDS = ("means", "linear")
 

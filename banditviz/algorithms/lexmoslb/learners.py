@@ -46,13 +46,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import limits, words
+from ... import limits, words
+from ...pareto import lambda_min
+from ...presets.lexicographic import suggested_lambda
+from .._linear_loop import MTE2LO_RULE, OFUL_RULE, PF_LEX_RULE, STE2LO_RULE, LinearLoop
+from ..base import ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 from ..estimators import RunningMeans, SharedRidge
-from ..fast_linear import MTE2LO_RULE, OFUL_RULE, PF_LEX_RULE, STE2LO_RULE, LinearLoop
-from ..pareto import lambda_min
-from ..presets.lexicographic import suggested_lambda
-from .base import ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
-from .lexicographic_core import (
+from .core import (
     Cascade,
     chain_filter,
     gamma_radius,

@@ -1,5 +1,5 @@
 """Compiled (numba) step of APE (Kone, Kaufmann & Richert 2023, as run in LinPSI Sec. 5, baseline B4), used by
-`banditviz.algorithms.psi_baselines_fc.APE` after every pull of its most ambiguous pair.
+`banditviz.algorithms.linpsi.baselines_fc.APE` after every pull of its most ambiguous pair.
 
 The kernels rewrite the pulled arms' rows and columns of the pairwise matrices M, H = M - beta, P = M + beta and
 of the dominance matrix, keep the row minima of H and P, and take APE's decision, with the numpy formulation's

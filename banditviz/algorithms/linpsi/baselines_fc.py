@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import fast_ape
-from .base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Param, Problem, RoundState, register
-from .psi_common import BATCHES, ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
+from ..base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Param, Problem, RoundState, register
+from ..identification import BATCHES, ID_KINDS, EmpiricalIdentifier, dominance_matrix, features_of, fmt_set
+from . import _ape
 
 DELTA = Param("delta", 0.01, "confidence: P(wrong answer) <= delta", low=1e-9, high=0.5)
 
@@ -59,7 +59,7 @@ class RowMin:
 
     After rows and columns ``changed`` are rewritten, a row keeps its old minimum unless its argmin was a
     changed column or the row itself changed (then it is recomputed); other rows only compare the changed
-    columns (`fast_ape.update_row_min`).  Exact: equals ``matrix.min(axis=1)`` after every `update`.
+    columns (`_ape.update_row_min`).  Exact: equals ``matrix.min(axis=1)`` after every `update`.
     """
 
     def __init__(self, matrix: np.ndarray) -> None:
@@ -68,7 +68,7 @@ class RowMin:
         self.val = matrix[np.arange(len(matrix)), self.arg]
 
     def update(self, changed: np.ndarray) -> None:
-        fast_ape.update_row_min(self.m, self.val, self.arg, changed)
+        _ape.update_row_min(self.m, self.val, self.arg, changed)
 
 
 class _PairwiseBonus(EmpiricalIdentifier):
@@ -115,7 +115,7 @@ class APE(_PairwiseBonus):
         n = self.counts[arms]
         self.mu[arms] = self.sums[arms] / n[:, None]
         self.ell[arms], self.inv[arms] = np.log1p(np.log(n)), 1.0 / n
-        fast_ape.update_pairs(arms, self.mu, self.ell, self.inv, self.sigma, 2 * self.cg, self.Mm, self.H, self.P,
+        _ape.update_pairs(arms, self.mu, self.ell, self.inv, self.sigma, 2 * self.cg, self.Mm, self.H, self.P,
                               self.D, self.n_dom)
         self.hmin.update(arms)
         self.pmin.update(arms)
@@ -126,7 +126,7 @@ class APE(_PairwiseBonus):
         else:
             self._update_pairs(np.unique(self._arms))
         self.recommendation = tuple(np.flatnonzero(self.n_dom == 0).tolist())
-        stop, z1, z2, b, c = fast_ape.decide(self.hmin.val, self.pmin.val, self.n_dom, self.H)
+        stop, z1, z2, b, c = _ape.decide(self.hmin.val, self.pmin.val, self.n_dom, self.H)
         if stop:
             self.finish(self.recommendation, f"both stopping statistics are at least 0 (Z1 = {z1:.4g}, Z2 = {z2:.4g})")
             return

@@ -1,6 +1,6 @@
 """Filters, confidence radii, constants and theory bounds of the lexicographic bandits (LexMOSLB).
 
-Pure functions shared by STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexicographic`):
+Pure functions shared by STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexmoslb.learners`):
 
 * `tied_argmax`: lowest index among the values within 1e-12 (1 + |max|) of the maximum (pitfall P6/P7).
 * `chain_filter`: the chain relation C_i of LexMOSLB Sec. 3.1, used by STE2LO (eq. 15) and PF-LEX (eq. 11).
