@@ -48,11 +48,12 @@ import numpy as np
 import pandas as pd
 
 from . import instances as _instances
-from . import limits, risk
+from . import limits
 from .algorithms.base import AlgorithmSpec, get_algorithm
 from .datasets import DatasetUnavailable
 from .instances import Instance, preset
 from .metrics import RECOMMENDATION_METRICS
+from .pareto import mean_variance
 from .presets.psi import pfi_estimation
 from .simulate import has_fast_loop, resolve, run
 
@@ -153,7 +154,7 @@ def _true_set(instance: Instance, task: str) -> set[int] | None:
     """The set an identification algorithm should return: the Pareto set (strict dominance for "risk-averse")."""
     if instance.means is None:
         return None
-    return set(risk.pareto_set(instance) if task == "risk-averse" else instance.pareto_set)
+    return set(mean_variance.pareto_set(instance) if task == "risk-averse" else instance.pareto_set)
 
 
 def _identification_rows(job: Job, tick: Ticker | None) -> pd.DataFrame:

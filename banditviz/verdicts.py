@@ -465,7 +465,7 @@ def _risk_exact(r: Result) -> Outcome:
 
 
 def _risk_pareto_share(r: Result) -> Outcome:
-    from . import risk
+    from .pareto import mean_variance as risk
 
     inst = next(iter(r.config.instances.values()))
     front = list(risk.pareto_set(inst))

@@ -18,7 +18,6 @@ import time
 
 import numpy as np
 
-from banditviz import risk
 from banditviz.experiments.ramgape import (
     EXP2_ALGORITHMS,
     EXP2_PATTERNS,
@@ -28,6 +27,7 @@ from banditviz.experiments.ramgape import (
     experiment2_filename,
     experiment2_trace,
 )
+from banditviz.pareto import mean_variance
 
 
 def main() -> None:
@@ -43,7 +43,7 @@ def main() -> None:
             t0 = time.process_time()
             tr = experiment2_trace(pattern, alg, seed=args.seed, refresh=args.refresh)
             last = tr.snapshots[-1]
-            exact = set(tr.recommendation or ()) == set(risk.pareto_set(tr.instance))
+            exact = set(tr.recommendation or ()) == set(mean_variance.pareto_set(tr.instance))
             print(f"pattern {pattern:2d} {alg:16s} stopped at {tr.info['samples']:>12,} samples "
                   f"(exact D+: {exact}) cpu {time.process_time() - t0:6.1f} s")
             print("    beta at stopping:", np.array2string(last.extras["beta"], precision=4))

@@ -9,7 +9,7 @@ computes what the Python classes compute, with the same floating-point expressio
   fixed features' predictions and squared widths), from a `SharedRidge` built as the class builds it;
 * the radii by the papers' formulas compiled from the very functions the classes call (`gamma_radius`,
   `pf_lex_beta`, `oful_alpha`, `c1_formula`);
-* the filters (tied argmax, LOAF, chain filter) and the Pareto front (`banditviz.fast_pareto`) on the same
+* the filters (tied argmax, LOAF, chain filter) and the Pareto front (`banditviz.pareto.kernels`) on the same
   values;
 * the rewards from the engine's per-arm streams (`banditviz.rewards.RewardBuffer`) and the policy's draws from the run's
   own `Generator`, in the engine's call order (``integers(n)`` for n >= 2 only: numpy draws nothing for n = 1).
@@ -26,7 +26,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..fast_pareto import nondominated_in, sort_by_sum
+from ..pareto.kernels import nondominated_in, sort_by_sum
 from ._kernels import PENDING, ROUND, listed, pick, take
 from .base import Algorithm, Played
 from .estimators import SharedRidge, ridge_update

@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 from scipy.stats import trim_mean
 
-from .. import limits, risk, simulate
+from .. import limits, simulate
 from ..algorithms.base import ALGORITHMS, RoundState
 from ..environment import Environment
 from ..instances import Instance, preset
+from ..pareto import mean_variance
 from ..rewards import RewardBuffer
 from ..trace import Trace
 
@@ -56,14 +57,14 @@ class FastRun:
     def recommendation(self) -> tuple[int, ...]:
         seen = self.counts > 0
         mean = np.where(seen, self.sums / np.maximum(self.counts, 1), -np.inf)
-        xi = np.where(seen, risk.xi_from_moments(mean, self.sumsq / np.maximum(self.counts, 1), self.instance.rho),
-                      np.inf)
-        return tuple(int(i) for i in np.flatnonzero(risk.pareto_mask(mean, xi) & seen))
+        second = self.sumsq / np.maximum(self.counts, 1)
+        xi = np.where(seen, mean_variance.xi_from_moments(mean, second, self.instance.rho), np.inf)
+        return tuple(int(i) for i in np.flatnonzero(mean_variance.pareto_mask(mean, xi) & seen))
 
     def simple_regret(self) -> np.ndarray:
         """r of D_hat at every recorded checkpoint (RAMGapE Eq. 2-3)."""
-        P, delta = risk.truth(self.instance)
-        return np.array([risk.regret_of_mask(f, P, delta) for f in self.fronts])
+        P, delta = mean_variance.truth(self.instance)
+        return np.array([mean_variance.regret_of_mask(f, P, delta) for f in self.fronts])
 
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import limits
 from ..instances import Instance, register_preset
-from ..risk import DEFAULT_RHO
+from ..pareto.mean_variance import DEFAULT_RHO
 
 PAPER = "Nonaga et al., Risk-Averse Best Arm Set Identification (RAMGapE)"
 

@@ -76,7 +76,7 @@ def numpy_successive_reject(mu, reject_on_ties=True):
 def test_the_successive_reject_decision_equals_the_numpy_formulation(seed):
     """The arm EGE-SR classifies, from its gaps and mask (ties included); the tie-heavy grids include decisions
     that a variant accepting on ties gets wrong."""
-    from banditviz.fast_pareto import successive_reject
+    from banditviz.pareto.kernels import successive_reject
 
     caught = 0
     for mu in cases(seed, allow_inf=False):

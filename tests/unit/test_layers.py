@@ -23,7 +23,7 @@ PACKAGES = ("banditviz", "banditviz_app")
 MODEL, LEARNERS, ENGINE, FIGURES, TOP, APP = range(6)
 LAYER_NAMES = ("model", "learners", "engine", "figures", "top", "app")
 MODEL_MODULES = {"instances", "words", "environment", "rewards", "_noise", "limits", "seeding", "datasets", "pareto",
-                 "fast_pareto", "highs_lp", "risk", "presets"}
+                 "presets"}
 ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fronts", "guarantees", "experiments", "calibration",
                   "reproduce", "verdicts", "claims", "results"}
 TRUTH = {"banditviz.environment", "banditviz.rewards"}

@@ -15,8 +15,8 @@ from banditviz.algorithms.molts.core import confidence_radius, theorem2_samples
 from banditviz.algorithms.molts.front import TOL, EffectiveFrontSampler
 from banditviz.algorithms.molts.learners import MOLTS
 from banditviz.environment import Environment
-from banditviz.fast_pareto import pair_mixture_dominates
 from banditviz.instances import random_contextual, random_linear
+from banditviz.pareto.kernels import pair_mixture_dominates
 from banditviz.presets.mol import SETTINGS
 
 MOL = ["mol_ts", "mol_ts_m1", "mol_ucb", "mol_eps_greedy", "oracle_effective", "oracle_pareto", "random_arm"]
@@ -209,12 +209,12 @@ def test_cone_weight_certifies_an_arm_supported_near_the_simplex_edge(monkeypatc
     """(1, 0, 0) beats (0.9995, 0.5, 0.5) only under weights with w2 + w3 <= 0.001 w1: the weight bank (its corners
     are 1e-3 off) misses it, the perceptron's weight certifies it without an LP; with a useless weight (the
     broken variant) the LP is needed."""
-    from banditviz import fast_pareto
+    from banditviz.pareto import kernels
 
     U = np.array([(1.0, 0.0, 0.0), (0.9995, 0.5, 0.5), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)])
     sampler = EffectiveFrontSampler(3)
     assert sampler.is_effective(U, 0, TOL, 1e-15) and sampler.lps == 0
-    monkeypatch.setattr(fast_pareto, "cone_weight", lambda U, a, steps=64: np.full(U.shape[1], 1 / U.shape[1]))
+    monkeypatch.setattr(kernels, "cone_weight", lambda U, a, steps=64: np.full(U.shape[1], 1 / U.shape[1]))
     assert sampler.is_effective(U, 0, TOL, 1e-15) and sampler.lps == 1
 
 

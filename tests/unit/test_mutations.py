@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from banditviz import Instance, pareto, preset, risk, run
+from banditviz import Instance, pareto, preset, run
 from banditviz.algorithms import ALGORITHMS, AlgorithmSpec
 from banditviz.algorithms.base import ACCEPTED, REJECTED
 from banditviz.algorithms.molts.core import confidence_radius
@@ -35,6 +35,7 @@ from banditviz.algorithms.ramgape.learners import gap_index
 from banditviz.environment import Environment
 from banditviz.experiments.ramgape import fast_run
 from banditviz.instances import random_linear, uniform_box
+from banditviz.pareto import mean_variance
 from banditviz.simulate import make_problem
 from tests.variants import param_scaled, round_robin, scaled, widths
 
@@ -210,7 +211,7 @@ def pareto_share(**params):
     """Fraction of n = 10^4 fixed-budget samples spent on D+ (risk_averse_table1): the registered algorithm through
     the compiled loop (pull-for-pull the engine's, unit-tested), mean of seeds 0-7; a variant through the engine,
     mean of seeds 0-1."""
-    P = list(risk.pareto_set(TABLE1))
+    P = list(mean_variance.pareto_set(TABLE1))
 
     def measure(spec: AlgorithmSpec) -> float:
         if ALGORITHMS.get(spec.name) is spec:

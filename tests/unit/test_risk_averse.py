@@ -7,15 +7,16 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from banditviz import Instance, preset, risk, run
+from banditviz import Instance, preset, run
 from banditviz.algorithms import ALGORITHMS
 from banditviz.algorithms.base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED
+from banditviz.algorithms.ramgape import core as ramgape_core
 from banditviz.algorithms.ramgape._loop import _gap_index
 from banditviz.algorithms.ramgape.learners import empirical_gaps, gap_index
 from banditviz.environment import Environment
 from banditviz.experiments.ramgape import experiment2_trace, fast_run, geometric_checkpoints, state_from_stats
 from banditviz.metrics import RECOMMENDATION_METRICS
-from banditviz.pareto import psi_gaps
+from banditviz.pareto import mean_variance, psi_gaps
 from banditviz.presets import risk_averse as ra
 from banditviz.simulate import make_problem
 from banditviz.trace import Trace
@@ -28,14 +29,14 @@ def dists(*pairs: tuple[float, float]) -> Instance:
     return Instance.from_distributions([{"family": "beta", "a": a, "b": b} for a, b in pairs])
 
 
-# ---------------------------------------------------------------------- ground truth (risk.py)
+# ---------------------------------------------------------------------- ground truth (mean_variance.py)
 def test_strict_dominance_and_ties() -> None:
     mu = np.array([0.5, 0.5, 0.4, 0.6])
     xi = np.array([0.01, 0.02, 0.03, 0.02])
-    D = risk.strict_dominance(mu, xi)
+    D = mean_variance.strict_dominance(mu, xi)
     assert not D[0, 1] and not D[1, 0]  # equal means: no strict dominance (weak dominance would say 0 > 1)
     assert D[0, 2] and D[3, 2] and not D[3, 1]  # equal risk: 3 does not strictly dominate 1
-    assert risk.pareto_mask(mu, xi).tolist() == [True, True, False, True]
+    assert mean_variance.pareto_mask(mu, xi).tolist() == [True, True, False, True]
 
 
 def brute_dominated_shift(mu: np.ndarray, xi: np.ndarray, i: int) -> float:
@@ -49,7 +50,7 @@ def test_gaps_of_dominated_arms_are_the_minimal_shift() -> None:
     rng = np.random.default_rng(5)
     for _ in range(5):
         mu, xi = rng.uniform(0.4, 0.6, 8), rng.uniform(0.0, 0.06, 8)
-        P, g = risk.pareto_mask(mu, xi), risk.gaps(mu, xi)
+        P, g = mean_variance.pareto_mask(mu, xi), mean_variance.gaps(mu, xi)
         for i in np.flatnonzero(~P):
             assert abs(g[i] - brute_dominated_shift(mu, xi, i)) <= 1.1e-6
 
@@ -57,16 +58,16 @@ def test_gaps_of_dominated_arms_are_the_minimal_shift() -> None:
 def test_gaps_hand_worked() -> None:
     """Three arms: 0 = (0.6, 0.05), 1 = (0.5, 0.01) Pareto; 2 = (0.45, 0.03) dominated by 1 only."""
     mu, xi = np.array([0.6, 0.5, 0.45]), np.array([0.05, 0.01, 0.03])
-    g = risk.gaps(mu, xi)
+    g = mean_variance.gaps(mu, xi)
     assert g[2] == pytest.approx(min(0.05, 0.02))  # m(2, 1) = min(0.5 - 0.45, 0.03 - 0.01)
     # Pareto arm 0: min( min(M(0,1), M(1,0)) = min(0.1, 0.04), M(2,0)+ + Delta_2 = max(-0.15, 0.02) + 0.02 )
     assert g[0] == pytest.approx(min(0.04, 0.04))
     # Pareto arm 1: min( 0.04, M(2,1)+ + Delta_2 = max(-0.05, -0.02)+ + 0.02 = 0.02 )
     assert g[1] == pytest.approx(0.02)
     # empty first term (single Pareto arm): Delta_0 = M(1,0)+ + Delta_1 = 0 + min(0.1, 0.01)
-    assert risk.gaps(np.array([0.6, 0.5]), np.array([0.01, 0.02])).tolist() == pytest.approx([0.01, 0.01])
+    assert mean_variance.gaps(np.array([0.6, 0.5]), np.array([0.01, 0.02])).tolist() == pytest.approx([0.01, 0.01])
     # empty second term (every arm Pareto): min(M(0,1), M(1,0)) = min(0.1, 0.04)
-    assert risk.gaps(np.array([0.6, 0.5]), np.array([0.05, 0.01])).tolist() == pytest.approx([0.04, 0.04])
+    assert mean_variance.gaps(np.array([0.6, 0.5]), np.array([0.05, 0.01])).tolist() == pytest.approx([0.04, 0.04])
 
 
 @pytest.mark.parametrize("name,kw", [("risk_averse_table1", {}), ("risk_averse_table2", {}),
@@ -75,17 +76,17 @@ def test_gaps_hand_worked() -> None:
 def test_gaps_equal_psi_gaps_without_ties(name: str, kw: dict) -> None:
     """Eq. 1 with strict dominance is `pareto.psi_gaps` of (mu, -xi) when no coordinate ties (reuse check)."""
     inst = preset(name, **kw)
-    mu, xi = risk.objectives(inst)
+    mu, xi = mean_variance.objectives(inst)
     assert len(np.unique(mu)) == inst.K and len(np.unique(xi)) == inst.K
-    np.testing.assert_allclose(risk.gaps(mu, xi), psi_gaps(inst.means), rtol=0, atol=1e-15)
-    assert risk.pareto_set(inst) == inst.pareto_set
+    np.testing.assert_allclose(mean_variance.gaps(mu, xi), psi_gaps(inst.means), rtol=0, atol=1e-15)
+    assert mean_variance.pareto_set(inst) == inst.pareto_set
 
 
 def test_simple_regret_cases_and_registration() -> None:
     inst = preset("risk_averse_table1")
-    P, g = risk.truth(inst)
+    P, g = mean_variance.truth(inst)
     metric = RECOMMENDATION_METRICS["risk-averse"]
-    assert metric is risk.simple_regret
+    assert metric is mean_variance.simple_regret
     assert metric(inst, (0, 1, 3, 8)) == {"simple_regret": 0.0}
     assert metric(inst, (0, 1, 3, 8, 7))["simple_regret"] == pytest.approx(g[7])
     assert metric(inst, (0, 1, 8, 2, 9))["simple_regret"] == pytest.approx(max(g[3], g[2], g[9]))
@@ -94,62 +95,62 @@ def test_simple_regret_cases_and_registration() -> None:
 
 def test_eps_pareto_checks() -> None:
     inst = preset("risk_averse_table3", pattern=46)
-    mu, xi = risk.objectives(inst)
-    D = risk.pareto_set(inst)
-    assert risk.is_eps_pareto(D, mu, xi, 0.0) and risk.is_eps_pareto(D, mu, xi, 0.0, strict=False)
-    assert not risk.is_eps_pareto(D[:1], mu, xi, 0.0)  # a Pareto arm left out is not dominated
-    assert not risk.is_eps_pareto(D + (3,), mu, xi, 0.0)  # arm 3 is dominated by arm 1
+    mu, xi = mean_variance.objectives(inst)
+    D = mean_variance.pareto_set(inst)
+    assert mean_variance.is_eps_pareto(D, mu, xi, 0.0) and mean_variance.is_eps_pareto(D, mu, xi, 0.0, strict=False)
+    assert not mean_variance.is_eps_pareto(D[:1], mu, xi, 0.0)  # a Pareto arm left out is not dominated
+    assert not mean_variance.is_eps_pareto(D + (3,), mu, xi, 0.0)  # arm 3 is dominated by arm 1
     everyone = tuple(range(inst.K))
-    assert risk.is_eps_pareto(everyone, mu, xi, 1.0)  # nothing is 1-dominated
-    assert not risk.is_eps_pareto(D, mu, xi, 1.0)  # ... so strict l.71-72 needs every arm in S
-    assert risk.is_eps_pareto((0,), mu, xi, 1.0, strict=False)  # B.11's relaxed condition holds trivially
+    assert mean_variance.is_eps_pareto(everyone, mu, xi, 1.0)  # nothing is 1-dominated
+    assert not mean_variance.is_eps_pareto(D, mu, xi, 1.0)  # ... so strict l.71-72 needs every arm in S
+    assert mean_variance.is_eps_pareto((0,), mu, xi, 1.0, strict=False)  # B.11's relaxed condition holds trivially
 
 
 def test_precision_recall_f1() -> None:
-    assert risk.precision_recall_f1((0, 1, 2), (0, 1)) == pytest.approx((2 / 3, 1.0, 0.8))
-    assert risk.precision_recall_f1((), (0,)) == (0.0, 0.0, 0.0)
+    assert mean_variance.precision_recall_f1((0, 1, 2), (0, 1)) == pytest.approx((2 / 3, 1.0, 0.8))
+    assert mean_variance.precision_recall_f1((), (0,)) == (0.0, 0.0, 0.0)
 
 
 def test_front_hypervolume_union_of_rectangles() -> None:
     """Two arms: rectangles mu x (R - xi) to the reference (0, R); their union by inclusion-exclusion."""
-    R = risk.hvi_reference(0.01)[1]
+    R = mean_variance.hvi_reference(0.01)[1]
     mu, xi = np.array([0.6, 0.5, 0.3]), np.array([0.05, 0.01, 0.06])
     union = 0.6 * (R - 0.05) + 0.5 * (R - 0.01) - 0.5 * (R - 0.05)
-    assert risk.front_hypervolume(mu, xi, (0, 1), 0.01) == pytest.approx(union, abs=1e-15)
-    assert risk.front_hypervolume(mu, xi, (0, 1, 2), 0.01) == pytest.approx(union, abs=1e-15)  # 2 is dominated
-    assert risk.front_hypervolume(mu, xi, (), 0.01) == 0.0
+    assert mean_variance.front_hypervolume(mu, xi, (0, 1), 0.01) == pytest.approx(union, abs=1e-15)
+    assert mean_variance.front_hypervolume(mu, xi, (0, 1, 2), 0.01) == pytest.approx(union, abs=1e-15)  # 2 is dominated
+    assert mean_variance.front_hypervolume(mu, xi, (), 0.01) == 0.0
 
 
 def test_objectives_reject_other_kinds() -> None:
     with pytest.raises(ValueError, match="distributions"):
-        risk.objectives(preset("default"))
+        mean_variance.objectives(preset("default"))
 
 
 # ---------------------------------------------------------------------- widths and constants
 @pytest.mark.parametrize("T,b10,b100", [(2, 3.8413, 4.4001), (100, 0.6683, 0.7340), (1000, 0.2189, 0.2390),
                                         (10000, 0.07086, 0.07708)])
 def test_beta_fc_reference_values(T: int, b10: float, b100: float) -> None:
-    assert risk.beta_fc(T, 10, 0.05) == pytest.approx(b10, abs=6e-5)
-    assert risk.beta_fc(T, 100, 0.05) == pytest.approx(b100, abs=6e-5)
+    assert ramgape_core.beta_fc(T, 10, 0.05) == pytest.approx(b10, abs=6e-5)
+    assert ramgape_core.beta_fc(T, 100, 0.05) == pytest.approx(b100, abs=6e-5)
 
 
 def test_beta_fb_a_and_constants() -> None:
-    assert risk.default_a(10_000, 10, 0.1) == pytest.approx(0.62375, abs=1e-12)
-    assert risk.default_a(10_000, 100, 0.1) == pytest.approx(0.06125, abs=1e-12)
-    assert risk.beta_fb(2, 0.62375) == pytest.approx(0.5585, abs=5e-5)
-    assert risk.beta_fb(100, 0.06125) == pytest.approx(0.02475, abs=5e-6)
-    assert risk.beta_fc(2, 10, 0.05) == pytest.approx(3.841291, abs=1e-6)
-    assert risk.beta_fc(10_000, 10, 0.05) == pytest.approx(0.0708560, abs=1e-7)
-    T = risk.t_star(10, 0.1, 0.05)
-    assert T == 20_319 and risk.beta_fc(T, 10, 0.05) >= 0.05 > risk.beta_fc(T + 1, 10, 0.05)
-    assert risk.t_star(100, 0.1, 0.05) == 24_057
-    assert risk.hvi_reference(0.01) == (0.0, pytest.approx(0.0830565, abs=1e-7))
-    betas = np.array([risk.beta_fc(t, 10, 0.05) for t in range(2, 20_000)])
+    assert ramgape_core.default_a(10_000, 10, 0.1) == pytest.approx(0.62375, abs=1e-12)
+    assert ramgape_core.default_a(10_000, 100, 0.1) == pytest.approx(0.06125, abs=1e-12)
+    assert ramgape_core.beta_fb(2, 0.62375) == pytest.approx(0.5585, abs=5e-5)
+    assert ramgape_core.beta_fb(100, 0.06125) == pytest.approx(0.02475, abs=5e-6)
+    assert ramgape_core.beta_fc(2, 10, 0.05) == pytest.approx(3.841291, abs=1e-6)
+    assert ramgape_core.beta_fc(10_000, 10, 0.05) == pytest.approx(0.0708560, abs=1e-7)
+    T = ramgape_core.t_star(10, 0.1, 0.05)
+    assert T == 20_319 and ramgape_core.beta_fc(T, 10, 0.05) >= 0.05 > ramgape_core.beta_fc(T + 1, 10, 0.05)
+    assert ramgape_core.t_star(100, 0.1, 0.05) == 24_057
+    assert mean_variance.hvi_reference(0.01) == (0.0, pytest.approx(0.0830565, abs=1e-7))
+    betas = np.array([ramgape_core.beta_fc(t, 10, 0.05) for t in range(2, 20_000)])
     assert (np.diff(betas) < 0).all()
     with pytest.raises(ValueError, match="T"):
-        risk.beta_fc(1, 10, 0.05)
+        ramgape_core.beta_fc(1, 10, 0.05)
     with pytest.raises(ValueError, match="horizon"):
-        risk.default_a(20, 10, 0.1)
+        ramgape_core.default_a(20, 10, 0.1)
 
 
 # ---------------------------------------------------------------------- presets
@@ -279,14 +280,14 @@ def test_ramgape_rule_and_lemma_b3(name: str) -> None:
 def test_lemma_b1_when_boxes_cover_the_truth() -> None:
     """our checks: at rounds where every true (mu, xi) is in its FC box, V(t) >= r(D_hat_t)."""
     inst = preset("risk_averse_table3", pattern=8)
-    mu, xi = risk.objectives(inst)
-    P, g = risk.truth(inst)
+    mu, xi = mean_variance.objectives(inst)
+    P, g = mean_variance.truth(inst)
     checked = 0
     for t, alg, _, _ in drive("ramgape_c", inst, 6000, seed=2):
         if t <= 2 * inst.K or t % 10:
             continue
         if (np.abs(alg.mu - mu) < alg.beta).all() and (np.abs(alg.xi - xi) < alg.beta).all():
-            assert alg.V.max() >= risk.regret_of_mask(alg.Dh, P, g) - 1e-12
+            assert alg.V.max() >= mean_variance.regret_of_mask(alg.Dh, P, g) - 1e-12
             checked += 1
     assert checked > 100
 
@@ -323,7 +324,7 @@ def test_xi_lcb_hvi_egp_choices() -> None:
                 assert arm == pending
                 pending = None
             else:
-                h = alg.mu * (risk.hvi_reference(inst.rho)[1] - alg.xi)
+                h = alg.mu * (mean_variance.hvi_reference(inst.rho)[1] - alg.xi)
                 assert pre.Dh[arm] and h[arm] == h[pre.Dh].min()
                 pending = alg.queue[0] if alg.queue else None
                 if pending is not None:
@@ -346,7 +347,7 @@ def test_round_state_contract(name: str) -> None:
     tr = run(inst, name, 300, seed=1, snapshots=300)
     assert tr.rounds == 300 and len(tr.snapshots) == 300
     assert "simple_regret" in tr.metrics and len(tr.metrics["simple_regret"]) == 300
-    P, g = risk.truth(inst)
+    P, g = mean_variance.truth(inst)
     for s in tr.snapshots[2 * inst.K:]:
         x = s.extras
         assert {"V", "V_max", "m_t", "p_t", "pulled_which", "beta"} <= set(x)
@@ -363,7 +364,7 @@ def test_round_state_contract(name: str) -> None:
         assert s.events
     last = tr.snapshots[-1]
     assert last.front == tr.recommendation
-    assert tr.metrics["simple_regret"][-1] == risk.regret_of_mask(front, P, g)
+    assert tr.metrics["simple_regret"][-1] == mean_variance.regret_of_mask(front, P, g)
     assert last.counts.sum() == 300
     for k in range(inst.K):  # orientation: (mu_hat, -xi_hat) with the plug-in variance
         x = tr.rewards[tr.arms == k, 0]
@@ -466,11 +467,11 @@ def test_shipped_experiment2_traces(pattern: int, stop: int, k: int, tmp_path, m
     tr = experiment2_trace(pattern, "ramgape_c")
     assert not list(tmp_path.iterdir())
     assert tr.stopped_at == stop and tr.snapshots[-1].t == stop
-    assert set(tr.recommendation) == set(risk.pareto_set(tr.instance))
+    assert set(tr.recommendation) == set(mean_variance.pareto_set(tr.instance))
     assert tr.info["snapshot_simple_regret"][-1] == 0
     beta = tr.snapshots[-1].extras["beta"]
     narrow = np.argsort(beta)[:k]
-    assert set(narrow) == set(np.argsort(risk.truth(tr.instance)[1])[:k]) and beta[narrow].max() < 0.0036
+    assert set(narrow) == set(np.argsort(mean_variance.truth(tr.instance)[1])[:k]) and beta[narrow].max() < 0.0036
     early = next(s for s in tr.snapshots if s.t >= 50_000)
     fresh = fast_run(tr.instance, "ramgape_c", early.t, seed=1, epsilon=0.0)
     assert np.array_equal(fresh.counts, early.counts)

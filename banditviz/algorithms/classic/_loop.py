@@ -24,7 +24,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from ...fast_pareto import nondominated
+from ...pareto.kernels import nondominated
 from .._kernels import PENDING, ROUND, listed, pick, take
 from ..base import Algorithm, Played
 

@@ -19,8 +19,8 @@ import math
 
 import numpy as np
 
-from ...fast_pareto import nondominated, psi_gaps, successive_reject
 from ...pareto import pareto_mask
+from ...pareto.kernels import nondominated, psi_gaps, successive_reject
 from ..base import Problem, register
 from ..identification import BATCHES, BUDGET, ID_KINDS, EmpiricalIdentifier, fmt_set, halving_order
 

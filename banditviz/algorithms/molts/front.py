@@ -9,7 +9,7 @@ the additive-DEA slack LP of MOL-TS Def. 5 with the tolerance of `pareto.effecti
 
 * in: a strictly positive weight w (rows sum to 1) with (max_b w.u_b - w.u_a + err) / min(w) <= tol
   bounds the LP's total slack by tol (the weighted-sum theorem, MOL-TS Def. 5);
-* in, second try: the same certificate with a weight searched by perceptron steps (`fast_pareto.cone_weight`,
+* in, second try: the same certificate with a weight searched by perceptron steps (`kernels.cone_weight`,
   kept >= 1e-4): it catches the arms supported only by weights near the simplex's edge (the best arm of a few
   objectives), which the bank misses (178 -> 29 LPs in 1,000 rounds of the main preset, same draws);
 * out: an explicit mixture of two Pareto arms y = beta u_b + (1 - beta) u_c with y - u_a > err in every
@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import fast_pareto, highs_lp, pareto
+from ... import pareto
+from ...pareto import kernels, lp
 
 TOL = 1e-9
 BANK = 256
@@ -40,7 +41,7 @@ def slack_lp(U: np.ndarray, a: int) -> float:
     A_eq[:L, n:] = -np.eye(L)
     A_eq[L, :n] = 1.0
     b_eq = np.append(U[a], 1.0)
-    return -highs_lp.minimise(np.concatenate([np.zeros(n), -np.ones(L)]), A_eq, b_eq, b_eq, np.zeros(n + L),
+    return -lp.minimise(np.concatenate([np.zeros(n), -np.ones(L)]), A_eq, b_eq, b_eq, np.zeros(n + L),
                               np.full(n + L, np.inf))
 
 
@@ -54,11 +55,11 @@ class EffectiveFrontSampler:
     def is_effective(self, U: np.ndarray, a: int, tol_abs: float, err: float) -> bool:
         """Exact membership of u_a (a row of the distinct Pareto vectors U) in the effective front."""
         self.tests += 1
-        if fast_pareto.bank_certifies(U, a, self.bank, tol_abs, err):
+        if kernels.bank_certifies(U, a, self.bank, tol_abs, err):
             return True
-        if fast_pareto.pair_mixture_dominates(U, a, tol_abs, err):
+        if kernels.pair_mixture_dominates(U, a, tol_abs, err):
             return False
-        w = fast_pareto.cone_weight(U, a)
+        w = kernels.cone_weight(U, a)
         s = U @ w
         if s.max() - s[a] + err <= tol_abs * w.min():
             return True

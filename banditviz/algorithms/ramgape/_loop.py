@@ -25,7 +25,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from ... import risk
+from ...pareto.mean_variance import hvi_reference
 from ..base import Algorithm, Played
 
 # the kernel's rules, one per learner (RAMGapEb and RAMGapEc share one)
@@ -251,7 +251,7 @@ def _drive(code: int, alg: Algorithm, rewards: Any, horizon: int, cps: np.ndarra
     a = 0.0 if fc else float(alg.a)
     delta = float(alg.delta) if fc else 1.0
     while why := _kernel(code, fc, K, alg.init_pulls, horizon, float(alg.eps), delta, a, alg.alpha,
-                          alg.rho, risk.hvi_reference(alg.rho)[1], n, s1, s2, mu, xi, beta, V, arg, Dh, dlist, seen,
+                          alg.rho, hvi_reference(alg.rho)[1], n, s1, s2, mu, xi, beta, V, arg, Dh, dlist, seen,
                           work, buf, pos, avail, st, cps, *out, *log):
         if why == 2:  # the change log is full: twice as long
             log[2] = np.concatenate([log[2], np.empty_like(log[2])])

@@ -33,7 +33,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from ... import risk, words
+from ... import words
+from ...pareto import mean_variance
 from ..base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 from ..estimators import RunningMeans
 from ._loop import (
@@ -47,6 +48,7 @@ from ._loop import (
     XI_LCB_RULE,
     RiskLoop,
 )
+from .core import DEFAULT_DELTA, DEFAULT_EPSILON, beta_fb, beta_fc, default_a
 
 PAPER = "Nonaga et al., Risk-Averse Best Arm Set Identification (RAMGapE)"
 KINDS = ("distributions",)
@@ -84,11 +86,11 @@ def _set(arms: np.ndarray) -> str:
     return words.arm_set(np.flatnonzero(arms))
 
 
-EPSILON = Param("epsilon", risk.DEFAULT_EPSILON, "tolerance epsilon (fixed confidence: stop when V(t) < epsilon; "
+EPSILON = Param("epsilon", DEFAULT_EPSILON, "tolerance epsilon (fixed confidence: stop when V(t) < epsilon; "
                 "fixed budget: sets a, and must then be > 0)", low=0.0, high=1.0)
-EPSILON_FB = Param("epsilon", risk.DEFAULT_EPSILON, "tolerance epsilon > 0 (sets a; 0 would make the width 0: "
+EPSILON_FB = Param("epsilon", DEFAULT_EPSILON, "tolerance epsilon > 0 (sets a; 0 would make the width 0: "
                    "greedy)", low=0.0, high=1.0, low_open=True)
-DELTA = Param("delta", risk.DEFAULT_DELTA, "risk delta of the fixed-confidence width", low=1e-12, high=0.999)
+DELTA = Param("delta", DEFAULT_DELTA, "risk delta of the fixed-confidence width", low=1e-12, high=0.999)
 A_PARAM = Param("a", None, "fixed-budget exploration constant a > 0 (empty: (n - 2K) eps^2 / (16 K), "
                 "Theorem B.7)", low=0.0, high=1e6, low_open=True)
 INIT = Param("init_pulls", 2, "pulls of every arm before adaptive sampling (2 in the paper)", low=2, high=100)
@@ -115,7 +117,7 @@ class _RiskAverse(Algorithm):
         if "rho" not in problem.params:
             raise ValueError("problem: the risk-averse algorithms need rho in problem.params")
         self.K, self.rho = problem.K, float(problem.params["rho"])
-        self.alpha = risk.alpha(self.rho)
+        self.alpha = mean_variance.alpha(self.rho)
         self.regime = self.REGIME or self.params["regime"]
         self.eps = self.params["epsilon"]
         self.init_pulls = self.params["init_pulls"]
@@ -123,7 +125,7 @@ class _RiskAverse(Algorithm):
             self.delta = self.params["delta"]
         else:
             a = self.params.get("a")
-            self.a = risk.default_a(problem.horizon, self.K, self.eps) if a is None else a
+            self.a = default_a(problem.horizon, self.K, self.eps) if a is None else a
         self.stats = RunningMeans(self.K, 1)
         self.mu, self.xi = np.full(self.K, np.nan), np.full(self.K, np.nan)
         self.beta = np.full(self.K, np.inf)
@@ -139,8 +141,8 @@ class _RiskAverse(Algorithm):
     def width(self, T: int) -> float:
         """beta_i for T pulls (Eq. 9); +inf for an arm without the pulls the width needs."""
         if self.regime == CONFIDENCE:
-            return risk.beta_fc(T, self.K, self.delta) if T >= 2 else math.inf
-        return risk.beta_fb(T, self.a) if T >= 1 else math.inf
+            return beta_fc(T, self.K, self.delta) if T >= 2 else math.inf
+        return beta_fb(T, self.a) if T >= 1 else math.inf
 
     @property
     def initialised(self) -> bool:
@@ -153,7 +155,7 @@ class _RiskAverse(Algorithm):
             return
         seen = self.stats.counts > 0
         mu, xi = np.where(seen, self.mu, -np.inf), np.where(seen, self.xi, np.inf)
-        self.Dh = risk.pareto_mask(mu, xi) & seen
+        self.Dh = mean_variance.pareto_mask(mu, xi) & seen
         self.V[:] = np.nan
 
     # ------------------------------------------------------------------ engine contract
@@ -185,7 +187,7 @@ class _RiskAverse(Algorithm):
         self.stats.sums[:, 0], self.stats.sumsq[:, 0] = sums, sumsq
         seen = counts > 0
         mean = np.where(seen, sums / np.maximum(counts, 1), np.nan)
-        self.mu, self.xi = mean, risk.xi_from_moments(mean, sumsq / np.maximum(counts, 1), self.rho)
+        self.mu, self.xi = mean, mean_variance.xi_from_moments(mean, sumsq / np.maximum(counts, 1), self.rho)
         self.beta = np.array([self.width(int(c)) for c in counts])
         self._refresh()
         self.t, self.last = t, pulled
@@ -403,7 +405,7 @@ class HVIPareto(_RiskAverse):
         self.d2: int | None = None
 
     def hvi(self) -> np.ndarray:
-        r_mu, r_xi = risk.hvi_reference(self.rho)
+        r_mu, r_xi = mean_variance.hvi_reference(self.rho)
         return (self.mu - r_mu) * (r_xi - self.xi)
 
     def _choose(self) -> int:
@@ -421,7 +423,7 @@ class HVIPareto(_RiskAverse):
         return d
 
     def _extras(self) -> dict:
-        return {"hvi": self.hvi(), "reference": risk.hvi_reference(self.rho),
+        return {"hvi": self.hvi(), "reference": mean_variance.hvi_reference(self.rho),
                 "d_t": self.d, "d2_t": self.d2}
 
 

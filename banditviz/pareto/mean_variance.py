@@ -1,4 +1,4 @@
-"""Ground truth and constants of risk-averse Pareto set identification (RAMGapE).
+"""The (mean, mean-variance risk) plane of risk-averse Pareto set identification (RAMGapE): its ground truth.
 
 Arms have scalar rewards on [0, 1]; the objectives are the mean mu (maximise) and the scaled
 mean-variance risk xi = (sigma^2 - rho mu) / (3 + rho) (minimise), RAMGapE Sec. 2. An `Instance` of kind
@@ -11,22 +11,17 @@ mean-variance risk xi = (sigma^2 - rho mu) / (3 + rho) (minimise), RAMGapE Sec. 
 * Simple regret r_S = max_{i in S delta D+} Delta_i (RAMGapE Eq. 2-3), the per-round metric of the
   "risk-averse" task (`banditviz.metrics` registers it: the model does not import the engine), and the two
   epsilon-Pareto checks of RAMGapE Sec. 2 (tolerance: our decision).
-* The confidence widths of Eq. 9, the default a of Theorem B.7, T* (our analysis of RAMGapEc) and
-  the HVI reference point.
+* The HVI reference point. (The learners' widths and constants are in `banditviz.algorithms.ramgape.core`.)
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from . import pareto
-from .instances import Instance
+from ..instances import Instance
+from .hypervolume import hypervolume
 
 DEFAULT_RHO = 0.01
-DEFAULT_DELTA = 0.05
-DEFAULT_EPSILON = 0.1
 
 
 def alpha(rho: float) -> float:
@@ -143,41 +138,7 @@ def front_hypervolume(mu: np.ndarray, xi: np.ndarray, S: tuple[int, ...], rho: f
     r_mu, r_xi = hvi_reference(rho)
     idx = list(S)
     points = np.column_stack([np.asarray(mu, float)[idx], -np.asarray(xi, float)[idx]]).reshape(len(idx), 2)
-    return pareto.hypervolume(points, (r_mu, -r_xi))
-
-
-# ---------------------------------------------------------------------- widths and constants (RAMGapE Sec. 3)
-def beta_fc(T: float, K: int, delta: float) -> float:
-    """Fixed-confidence width sqrt((4 / T) ln(8 K (log2 T)^2 / delta)), Eq. 9; needs T >= 2."""
-    if T < 2:
-        raise ValueError(f"T: the fixed-confidence width needs T >= 2 pulls, got {T}")
-    lg = math.log2(T)
-    return math.sqrt(4.0 / T * math.log(8.0 * K * lg * lg / delta))
-
-
-def beta_fb(T: float, a: float) -> float:
-    """Fixed-budget width sqrt(a / T), Eq. 9."""
-    return math.sqrt(a / T)
-
-
-def default_a(n: int, K: int, eps: float) -> float:
-    """a = (n - 2K) eps^2 / (16 K), the largest value Theorem B.7 allows (l.188, l.405-409)."""
-    if n <= 2 * K:
-        raise ValueError(f"horizon: the fixed-budget width needs a budget n > 2K = {2 * K}, got {n}")
-    return (n - 2 * K) * eps * eps / (16.0 * K)
-
-
-def t_star(K: int, eps: float, delta: float) -> int:
-    """T* = max{T >= 2 : beta_fc(T) >= eps / 2} (our analysis): RAMGapEc pulls no arm more than T* + 1 times."""
-    if eps <= 0:
-        raise ValueError(f"epsilon: T* is finite only for epsilon > 0, got {eps}")
-    lo, hi = 2, 4
-    while beta_fc(hi, K, delta) >= eps / 2:
-        lo, hi = hi, hi * 2
-    while hi - lo > 1:  # beta_fc decreasing for T >= 2: beta(lo) >= eps/2 > beta(hi)
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if beta_fc(mid, K, delta) >= eps / 2 else (lo, mid)
-    return lo
+    return hypervolume(points, (r_mu, -r_xi))
 
 
 def hvi_reference(rho: float) -> tuple[float, float]:
