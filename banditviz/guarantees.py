@@ -14,7 +14,7 @@ from typing import Any
 from .algorithms.base import AlgorithmSpec, get_algorithm
 from .instances import Instance
 from .pareto import lambda_min
-from .presets.lexicographic import suggested_lambda
+from .presets.lexmoslb import suggested_lambda
 
 PREFIX = "no guarantee here: "
 

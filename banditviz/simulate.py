@@ -12,7 +12,7 @@ from .environment import Environment
 from .guarantees import warnings_for
 from .instances import Instance
 from .metrics import RECOMMENDATION_METRICS, arm_regrets, pulled_regrets
-from .presets.lexicographic import suggested_lambda
+from .presets.lexmoslb import suggested_lambda
 from .rewards import RewardBuffer
 from .trace import Trace
 

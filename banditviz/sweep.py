@@ -54,7 +54,7 @@ from .datasets import DatasetUnavailable
 from .instances import Instance, preset
 from .metrics import RECOMMENDATION_METRICS
 from .pareto import mean_variance
-from .presets.psi import pfi_estimation
+from .presets.pfiwr import pfi_estimation
 from .simulate import has_fast_loop, resolve, run
 
 BACKENDS = ("serial", "threads", "processes", "dask")

@@ -318,7 +318,7 @@ def _mol_sublinear(r: Result) -> Outcome:
 def figure1_agents() -> pd.DataFrame:
     """MOL-TS Fig. 1 toy (a fixture consistent with the text): each agent's total mean reward, Pareto and
     effective Pareto regret."""
-    from .presets.mol import FIGURE1_AGENTS, mol_figure1
+    from .presets.molts import FIGURE1_AGENTS, mol_figure1
 
     rows = []
     for agent, arms in FIGURE1_AGENTS.items():

@@ -5,7 +5,7 @@ epsilon = 0, delta = 0.05, rho = 0.01; Table 3 pattern 10 (Exp 2.1, 6 Pareto arm
 the compiled kernel (seconds to a minute of CPU each). The traces (200 snapshots, ~0.1 MB each) go to
 ``~/.cache/banditviz`` (or $BANDITVIZ_CACHE), where `banditviz.experiments.ramgape.experiment2_trace` -- the
 function the app calls -- finds them; the app computes a missing one on first use. ``--ship`` also copies them
-into ``banditviz/presets/risk_averse_exp2/`` (committed for RAMGapEc only: two files, ~0.2 MB).
+into ``banditviz/experiments/ramgape_exp2/`` (committed for RAMGapEc only: two files, ~0.2 MB).
 
     .venv/bin/python benchmarks/precompute_experiment2.py [--pattern 46] [--algorithm ramgape_c] [--seed 1] [--ship]
 """

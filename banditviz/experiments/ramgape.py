@@ -117,7 +117,7 @@ EXP2_PATTERNS = (10, 46)
 EXP2_ALGORITHMS = ("ramgape_c", "ra_lucb", "de_round_robin", "ra_round_robin")
 
 
-SHIPPED_DIR = Path(__file__).parents[1] / "presets" / "risk_averse_exp2"  # small precomputed traces in the repo
+SHIPPED_DIR = Path(__file__).parent / "ramgape_exp2"  # small precomputed traces in the repo
 
 
 def cache_dir() -> Path:

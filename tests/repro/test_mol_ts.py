@@ -34,7 +34,7 @@ from banditviz.algorithms.molts.core import confidence_radius, theorem2_samples
 from banditviz.algorithms.molts.learners import MOLTS
 from banditviz.environment import Environment
 from banditviz.metrics import pulled_regrets
-from banditviz.presets.mol import FIGURE1_AGENTS, FIGURE1_ROUNDS
+from banditviz.presets.molts import FIGURE1_AGENTS, FIGURE1_ROUNDS
 from tests.variants import broken_spec, round_robin, scaled
 
 

@@ -22,7 +22,7 @@ from banditviz import datasets, pareto
 from banditviz.algorithms.linpsi import optimal_design
 from banditviz.algorithms.linpsi.gege import GEGEFixedBudget, GEGEFixedConfidence
 from banditviz.environment import Environment
-from banditviz.presets.psi import noc_arrays
+from banditviz.presets.linpsi import noc_arrays
 from banditviz.simulate import make_problem
 
 

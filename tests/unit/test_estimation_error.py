@@ -6,7 +6,7 @@ import pytest
 import banditviz
 from banditviz.algorithms.pfiwr.core import lambda_t
 from banditviz.environment import Environment
-from banditviz.presets.psi import pfi_estimation
+from banditviz.presets.pfiwr import pfi_estimation
 from banditviz.simulate import run
 
 

@@ -200,7 +200,7 @@ def test_no_import_circle() -> None:
 
 
 @pytest.mark.parametrize(("module", "source"), [
-    ("banditviz.presets.lexicographic", "from ..algorithms.lexmoslb.core import lambda_min"),  # model -> learners
+    ("banditviz.presets.lexmoslb", "from ..algorithms.lexmoslb.core import lambda_min"),  # model -> learners
     ("banditviz.pareto", "from .metrics import RECOMMENDATION_METRICS"),  # model -> engine
     ("banditviz.algorithms.ramgape._loop", "from ... import simulate"),  # learners -> engine (the old fast_risk)
     ("banditviz.simulate", "from .figures import animate"),  # engine -> figures

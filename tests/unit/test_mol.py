@@ -17,7 +17,7 @@ from banditviz.algorithms.molts.learners import MOLTS
 from banditviz.environment import Environment
 from banditviz.instances import random_contextual, random_linear
 from banditviz.pareto.kernels import pair_mixture_dominates
-from banditviz.presets.mol import SETTINGS
+from banditviz.presets.molts import SETTINGS
 
 MOL = ["mol_ts", "mol_ts_m1", "mol_ucb", "mol_eps_greedy", "oracle_effective", "oracle_pareto", "random_arm"]
 

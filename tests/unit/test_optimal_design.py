@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from banditviz.algorithms.linpsi import optimal_design
-from banditviz.presets.psi import SYNTH_THETA, synthetic_features
+from banditviz.presets.linpsi import SYNTH_THETA, synthetic_features
 
 
 def multiplicative_design(X: np.ndarray, iters: int = 2000) -> np.ndarray:

@@ -17,7 +17,7 @@ from banditviz.environment import Environment
 from banditviz.experiments.ramgape import experiment2_trace, fast_run, geometric_checkpoints, state_from_stats
 from banditviz.metrics import RECOMMENDATION_METRICS
 from banditviz.pareto import mean_variance, psi_gaps
-from banditviz.presets import risk_averse as ra
+from banditviz.presets import ramgape as ra
 from banditviz.simulate import make_problem
 from banditviz.trace import Trace
 

@@ -48,7 +48,7 @@ import numpy as np
 
 from ... import limits, words
 from ...pareto import lambda_min
-from ...presets.lexicographic import suggested_lambda
+from ...presets.lexmoslb import suggested_lambda
 from .._linear_loop import MTE2LO_RULE, OFUL_RULE, PF_LEX_RULE, STE2LO_RULE, LinearLoop
 from ..base import ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, RoundState, register
 from ..estimators import RunningMeans, SharedRidge
