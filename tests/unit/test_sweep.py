@@ -190,7 +190,7 @@ def test_threads_run_compiled_and_python_runs_side_by_side():
 
 
 def test_an_interrupted_thread_sweep_starts_no_further_job(monkeypatch):
-    sweep_module = importlib.import_module("banditviz.sweep")  # the module (banditviz.sweep is the function)
+    sweep_module = importlib.import_module("banditviz.sweep.backends")  # where the backends call run_job
     started = []
 
     def counted(job, tick=None):
