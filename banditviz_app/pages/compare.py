@@ -8,8 +8,6 @@ import streamlit as st
 from banditviz import figures, fronts, guarantees, limits, words
 from banditviz_app import charts, forms, runs, state
 
-state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
-
 # Up to the app's horizon cap: a fixed-confidence identification comparison needs tens of thousands of samples
 # (GEGE-FC about 23,000, APE about 40,000 on the NoC data). Large comparisons run in local worker processes
 # (`runs.sweep_backend`), with a progress bar and a Cancel button.

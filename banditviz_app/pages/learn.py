@@ -12,8 +12,6 @@ from banditviz import figures, limits
 from banditviz.instances import uniform_box
 from banditviz_app import fold, forms, lesson, runs, state
 
-state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
-
 st.markdown("## Learn: Pareto bandits in five steps")
 fold.style()
 SHADES = ("rgba(120,120,120,0.18)", "rgba(70,130,180,0.14)")  # step 1's boxes: the first arm's, the second's

@@ -8,8 +8,6 @@ from banditviz import figures
 from banditviz.instances import NOISES
 from banditviz_app import fold, forms, state, table
 
-state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
-
 st.markdown("## Design an instance")
 fold.style()
 

@@ -15,8 +15,6 @@ from banditviz.figures import explain
 from banditviz_app import charts, forms, player, runs, state
 from banditviz_app.legend import legend_html
 
-state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
-
 PLAYER = "bv_watch"
 NO_RACE = "(no race)"
 # Static style. Normal: the page starts below Streamlit's header, so the figure's title is not hidden under it.

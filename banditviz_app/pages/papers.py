@@ -10,8 +10,6 @@ from banditviz.figures import animate
 from banditviz_app import charts, state
 from banditviz_app.papers import PAPERS
 
-state.inside_app()  # a page opened alone (legacy pages/ mode) hands over to app.py
-
 # text symbols (DejaVu Sans has them) rather than emoji, which a machine without an emoji font draws as boxes
 VERDICT_ICONS = {"reproduced": "✓ reproduced", "not reproduced": "✗ not reproduced",
                  "qualitative only": "○ qualitative only", "data unavailable": "– data unavailable",
