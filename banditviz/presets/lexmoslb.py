@@ -15,7 +15,7 @@ import numpy as np
 from ..instances import PRESETS, Instance, register_preset
 from ..pareto import lambda_min
 
-PAPER = "Multiobjective Stochastic Linear Bandits under Lexicographic Ordering (003)"
+PAPER = "Multiobjective Stochastic Linear Bandits under Lexicographic Ordering (LexMOSLB)"
 
 TABLE1_LAMBDA_01 = (
     (0.42, -0.11, 0.06, -0.27, 0.41),

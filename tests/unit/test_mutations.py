@@ -74,7 +74,7 @@ def test_classic_regret_is_calibrated(name, band, broken, variant):
     check(mean_regret(BOX, 2000, range(4)), name, band, broken, variant)
 
 
-# ------------------------------------------------------------------------------------------ MOL (002)
+# ------------------------------------------------------------------------------------------ MOL-TS
 LINEAR = random_linear(10, d=3, L=2, seed=0, sigma=0.5)
 
 
@@ -156,7 +156,7 @@ def test_mol_oracles_have_zero_regret(name, key, variant):
     check(mean_regret(LINEAR, 300, range(1), key), name, (0.0, 1e-9), [round_robin()], variant)
 
 
-# ------------------------------------------------------------------------------------------ lexicographic (003)
+# ------------------------------------------------------------------------------------------ LexMOSLB
 LEX = preset("lexicographic_lambda_0.1")
 
 
@@ -203,7 +203,7 @@ def test_lexicographic_learners_are_calibrated(name, measure, band, variant):
     check(measure, name, band, [*widths("_scaled"), round_robin()], variant)
 
 
-# ------------------------------------------------------------------------------------------ risk-averse (004)
+# ------------------------------------------------------------------------------------------ RAMGapE
 TABLE1 = preset("risk_averse_table1")
 
 

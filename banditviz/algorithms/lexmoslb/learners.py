@@ -65,7 +65,7 @@ from .core import (
     tied_argmax,
 )
 
-PAPER = "Multiobjective Stochastic Linear Bandits under Lexicographic Ordering (003)"
+PAPER = "Multiobjective Stochastic Linear Bandits under Lexicographic Ordering (LexMOSLB)"
 MAX_STAGES = 64
 CONTEXTUAL_LAMBDA = 0.1  # MTE2LO lambda on a contextual instance (no fixed means for lambda_min)
 

@@ -24,7 +24,7 @@ from ...pareto.kernels import nondominated, psi_gaps, successive_reject
 from ..base import Problem, register
 from ..identification import BATCHES, BUDGET, ID_KINDS, EmpiricalIdentifier, fmt_set, halving_order
 
-EGE = "Kone, Kaufmann & Richert (2024), as run in 001 (AISTATS 2025)"
+EGE = "Kone, Kaufmann & Richert (2024), as run in LinPSI (AISTATS 2025)"
 
 
 def _budget(alg: EmpiricalIdentifier, problem: Problem, minimum: int, rule: str) -> int:

@@ -83,7 +83,7 @@ class _PairwiseBonus(EmpiricalIdentifier):
         return self.sigma * np.sqrt(2 * (2 * self.cg + 2 * np.log1p(np.log(T))) / T)
 
 
-@register("ape", paper="Kone, Kaufmann & Richert (2023), as run in 001 (AISTATS 2025)", task="identify",
+@register("ape", paper="Kone, Kaufmann & Richert (2023), as run in LinPSI (AISTATS 2025)", task="identify",
           kinds=ID_KINDS, recommends_every_round=True,
           params=(DELTA, Param("pull", "both", "pull both b_t and c_t (authors' code) or the less sampled "
                                "(APE paper)", choices=("both", "least_sampled"))),
@@ -201,7 +201,7 @@ class _Racing(_PairwiseBonus):
         return f"batch {batch} of the race: arm {arm} pulled ({which}); accepted so far: {fmt_set(self.accepted)}"
 
 
-@register("racing", paper="Auer, Chiang, Ortner & Drugan (AISTATS 2016), as run in 001", task="identify",
+@register("racing", paper="Auer, Chiang, Ortner & Drugan (AISTATS 2016), as run in LinPSI", task="identify",
           kinds=ID_KINDS, recommends_every_round=True, params=(DELTA,),
           summary="Auer et al.'s racing: samples every undecided arm; eliminates and accepts with pairwise bonuses.",
           loop=BATCHES)
@@ -245,7 +245,7 @@ def _pal_linear_guarantee(instance: Any, params: dict[str, Any]) -> list[str]:
             "with sigma"]
 
 
-@register("pal_linear", paper="Zuluaga et al. (2013), linear kernel, as in the code of 001 (AISTATS 2025)",
+@register("pal_linear", paper="Zuluaga et al. (2013), linear kernel, as in the code of LinPSI (AISTATS 2025)",
           task="identify", kinds=ID_KINDS, recommends_every_round=True, params=(DELTA,),
           summary="PAL (linear, as in the authors' code): racing with pooled least-squares boxes.",
           loop=BATCHES, guarantee=_pal_linear_guarantee)
