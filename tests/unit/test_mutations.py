@@ -14,7 +14,7 @@ set (risk-averse), and the mean stopping time (identification). GEGE's design an
 by tests/repro/test_psi_linear.py, RAMGapEb's Experiment 3 against round robin by tests/repro/test_risk_averse.py.
 Identification algorithms are also checked on which arms they sample (a twin pair of hard arms), RAMGapEc,
 EGP, LIE Round-Robin and HVI-Pareto on their pull (and stop) rules recomputed from the raw rewards. PFIwR's broken
-variants are elsewhere: its compiled loop with the width halved (tests/unit/test_fast_paths.py), its coverage and
+variants are elsewhere: its compiled loop with the width halved (tests/unit/test_fast_loops.py), its coverage and
 regret-bound check at a 200x narrower width (tests/repro/test_pfiwr.py), its calibration with its guarantee warning
 removed (tests/repro/test_calibration.py). The subclass factories live in tests/variants.py, shared with the claim
 tests of tests/repro. Not covered here: DE Round-Robin (on risk_averse_table1 at
@@ -460,7 +460,7 @@ def off_rule_risk(pull, horizon: int, fixed_confidence: bool = False, **params):
     decision differs from "max_i V_i < epsilon". Recomputed here: sample mean, plug-in variance (/ T),
     xi = (var - rho mu) / (3 + rho), the width of Eq. 9 (fixed confidence sqrt((4/T) ln(8K (log2 T)^2 / delta)),
     fixed budget sqrt(a / T), a = (n - 2K) eps^2 / (16K)); V, p_t and D_hat through `gap_index` (checked against
-    loops in test_risk_averse.py) (Nonaga et al., RAMGapE, Alg. 1-9, Eq. 4-9)."""
+    loops in test_ramgape.py) (Nonaga et al., RAMGapE, Alg. 1-9, Eq. 4-9)."""
     inst = TABLE1
     K, rho = inst.K, inst.rho
     eps = params.get("epsilon", 0.1)

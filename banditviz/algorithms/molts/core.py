@@ -18,7 +18,7 @@ def confidence_radius(t: int, d: int, L: int, lam: float = 1.0, delta: float = 0
 
 
 def c1_formula(t: int, d: int, L: int, lam: float, delta: float, R: float) -> float:
-    """The formula of `confidence_radius` without the check (also compiled by `banditviz.fast_linear`)."""
+    """The formula of `confidence_radius` without the check (also compiled by `banditviz.algorithms._linear_loop`)."""
     return R * math.sqrt(d * math.log((1 + (t - 1) / (lam * d)) / (delta / L))) + math.sqrt(lam)
 
 
