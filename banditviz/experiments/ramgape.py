@@ -21,6 +21,7 @@ from scipy.stats import trim_mean
 
 from .. import limits, simulate
 from ..algorithms.base import ALGORITHMS, RoundState
+from ..algorithms.ramgape.core import Checkpoints
 from ..environment import Environment
 from ..instances import Instance, preset
 from ..pareto import mean_variance
@@ -30,28 +31,15 @@ from ..trace import Trace
 MAX_SAMPLES = 300_000_000  # safety cap of a fixed-confidence run (A13)
 
 
-@dataclass
-class FastRun:
-    """Result of `fast_run`: the final statistics and, per recorded checkpoint (sample count), D_hat and stats.
-
-    If the algorithm stopped, the last recorded checkpoint is the stopping time (later ones are dropped).
-    """
+@dataclass(kw_only=True)
+class FastRun(Checkpoints):
+    """Result of `fast_run`: what the compiled loop recorded (the final statistics and, per checkpoint reached, D_hat
+    and the statistics; the stopping time is the last checkpoint when the algorithm stopped) and what it ran."""
 
     instance: Instance
     algorithm: str
     params: dict[str, Any]
     seed: int
-    samples: int
-    stopped: bool
-    counts: np.ndarray
-    sums: np.ndarray
-    sumsq: np.ndarray
-    last_arm: int
-    checkpoints: np.ndarray
-    fronts: np.ndarray
-    cp_counts: np.ndarray
-    cp_sums: np.ndarray
-    cp_sumsq: np.ndarray
 
     @property
     def recommendation(self) -> tuple[int, ...]:

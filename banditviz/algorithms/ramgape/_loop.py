@@ -19,7 +19,6 @@ kernel also logs every pull and sample and D_hat where it changes, which is all 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numba
@@ -27,6 +26,7 @@ import numpy as np
 
 from ...pareto.mean_variance import hvi_reference
 from ..base import Algorithm, Played
+from .core import Checkpoints
 
 # the kernel's rules, one per learner (RAMGapEb and RAMGapEc share one)
 RAMGAPE_RULE, ROUND_ROBIN_RULE, DE_ROUND_ROBIN_RULE, LIE_ROUND_ROBIN_RULE, RA_LUCB_RULE, XI_LCB_RULE, HVI_RULE, \
@@ -259,25 +259,6 @@ def _drive(code: int, alg: Algorithm, rewards: Any, horizon: int, cps: np.ndarra
             continue
         rewards.refill(int(st[_PENDING]))
     return st, (n, s1, s2), out, log
-
-
-@dataclass
-class Checkpoints:
-    """A run of the kernel that keeps no log (`RiskLoop.record`): the samples drawn, whether the algorithm
-    stopped, the final statistics, the last arm pulled and, at each checkpoint reached (a sample count; the stopping
-    time when the algorithm stopped), D_hat and the statistics."""
-
-    samples: int
-    stopped: bool
-    counts: np.ndarray
-    sums: np.ndarray
-    sumsq: np.ndarray
-    last_arm: int
-    checkpoints: np.ndarray
-    fronts: np.ndarray
-    cp_counts: np.ndarray
-    cp_sums: np.ndarray
-    cp_sumsq: np.ndarray
 
 
 class RiskLoop:

@@ -1,9 +1,13 @@
 """Widths and constants of RAMGapE (Nonaga et al., Sec. 3), shared by its learners and their compiled loop: the
-confidence widths of Eq. 9, the default a of Theorem B.7 and T* (our analysis of RAMGapEc)."""
+confidence widths of Eq. 9, the default a of Theorem B.7 and T* (our analysis of RAMGapEc); and `Checkpoints`, what
+the compiled loop records of a long run (`_loop.RiskLoop.record`)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+
+import numpy as np
 
 DEFAULT_DELTA = 0.05
 DEFAULT_EPSILON = 0.1
@@ -40,3 +44,22 @@ def t_star(K: int, eps: float, delta: float) -> int:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if beta_fc(mid, K, delta) >= eps / 2 else (lo, mid)
     return lo
+
+
+@dataclass
+class Checkpoints:
+    """A run of the compiled loop that keeps no log (`_loop.RiskLoop.record`): the samples drawn, whether the algorithm
+    stopped, the final statistics, the last arm pulled and, at each checkpoint reached (a sample count; the stopping
+    time when the algorithm stopped), D_hat and the statistics."""
+
+    samples: int
+    stopped: bool
+    counts: np.ndarray
+    sums: np.ndarray
+    sumsq: np.ndarray
+    last_arm: int
+    checkpoints: np.ndarray
+    fronts: np.ndarray
+    cp_counts: np.ndarray
+    cp_sums: np.ndarray
+    cp_sumsq: np.ndarray
