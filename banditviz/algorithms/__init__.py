@@ -19,6 +19,7 @@ from .linpsi import gege as _gege  # noqa: F401
 from .pfiwr import learners as _pfiwr  # noqa: F401
 from .linpsi import baselines as _linpsi_baselines  # noqa: F401
 from .linpsi import baselines_fc as _linpsi_baselines_fc  # noqa: F401
-from .base import ALGORITHMS, AlgorithmSpec, Param, Problem, RoundState, get_algorithm, register
+from .base import ALGORITHMS, AlgorithmSpec, Loop, Param, Played, Problem, RoundState, get_algorithm, register
 
-__all__ = ["ALGORITHMS", "AlgorithmSpec", "Param", "Problem", "RoundState", "get_algorithm", "register"]
+__all__ = ["ALGORITHMS", "AlgorithmSpec", "Loop", "Param", "Played", "Problem", "RoundState", "get_algorithm",
+           "register"]

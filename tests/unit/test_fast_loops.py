@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from banditviz import ALGORITHMS, Instance, preset, run
+from banditviz.algorithms.base import Algorithm, AlgorithmSpec, Played, RoundState, register
 from banditviz.algorithms.classic._loop import ClassicLoop
 from banditviz.algorithms.identification import BatchedIdentifier
 from banditviz.environment import BLOCK, Environment
@@ -217,3 +218,64 @@ def test_the_risk_averse_comparison_sees_one_sample_out_of_place(monkeypatch):
 
     monkeypatch.setattr(Environment, "draws", late)
     assert not np.array_equal(run(inst, "ramgape_c", 800, 5, snapshots=0).rewards, slow.rewards)
+
+
+# ---------------------------------------------------------------------- a loop declared from outside the package
+class Greedy(Algorithm):
+    """A small outside algorithm: each arm once, then the arm with the highest mean of objective 1."""
+
+    def reset(self, problem, rng):
+        self.K, self.counts, self.sums = problem.K, np.zeros(problem.K), np.zeros(problem.K)
+        self.t, self.last = 0, None
+
+    def select(self, t):
+        self.t = t
+        return t - 1 if t <= self.K else int(np.argmax(self.sums / self.counts))
+
+    def update(self, arm, reward):
+        self.counts[arm] += 1
+        self.sums[arm] += reward[0]
+        self.last = arm
+
+    def state(self):
+        est = np.column_stack([self.sums / np.maximum(self.counts, 1)] * 2)
+        return RoundState(t=self.t, estimates=est, lower=est, upper=est, status=np.zeros(self.K, dtype=np.int8),
+                          front=(), pulled=self.last, counts=self.counts.astype(np.int64))
+
+
+class GreedyLoop:
+    """Its loop, in plain Python: the rounds one by one through the reward buffer, snapshots where asked."""
+
+    compiled = False
+
+    def __init__(self, kinds=("means",)):
+        self.kinds, self.played = kinds, 0
+
+    def supports(self, kind, params, snapshots):
+        return kind in self.kinds
+
+    def play(self, alg, rewards, horizon, snap_at):
+        self.played += 1
+        arms, got, states = np.empty(horizon, dtype=np.int64), np.empty((horizon, rewards.buf.shape[2])), []
+        for t in range(1, horizon + 1):
+            arms[t - 1] = alg.select(t)
+            got[t - 1] = rewards.take(int(arms[t - 1]))
+            alg.update(int(arms[t - 1]), got[t - 1])
+            if t in snap_at:
+                states.append(alg.state())
+        return Played(arms, got, states)
+
+
+def test_an_outside_algorithm_declares_its_loop_as_a_built_in_one_does():
+    """The protocol a plugin follows (`AlgorithmSpec.loop`, as `register(..., loop=...)` sets it): the engine plays
+    the run in the loop where it `supports` it, and the trace equals the round-by-round engine's."""
+    loop = GreedyLoop()
+    spec = AlgorithmSpec("greedy [outside]", Greedy, "ours", "regret", ("means", "linear"), (), "greedy", loop=loop)
+    inst = INSTANCES["gaussian"]
+    fast = run(inst, spec, 700, 3, snapshots=6)
+    assert loop.played == 1
+    assert_same_trace(fast, run(inst, spec, 700, 3, snapshots=6, compiled=False))
+    run(INSTANCES["linear"], spec, 50, 3)  # a kind the loop does not support: round by round
+    assert loop.played == 1
+    with pytest.raises(ValueError, match="loop: must have supports"):
+        register("greedy [no play]", paper="ours", task="regret", kinds=("means",), loop=object())
