@@ -134,8 +134,6 @@ def run(
     contextual = instance.kind == "contextual"
     rec_metric = RECOMMENDATION_METRICS.get(spec.task) if spec.recommends_every_round else None
     snap_at = set(snapshot_rounds(horizon, snapshots).tolist())
-    arms = np.empty(horizon, dtype=np.int64)
-    rewards = np.empty((horizon, instance.reward_dim))
     per_round: dict[str, list[float]] = {}
     states, truth = [], []
     sees_truth = getattr(alg, "sees_truth", False)  # only our reference oracles see the truth
@@ -149,10 +147,11 @@ def run(
     if fast:
         expected = 1 if spec.task in STOPPING_TASKS else horizon  # a run that may stop draws little at first
         played = loop.play(alg, RewardBuffer(env, horizon, expected), horizon, snapshot_rounds(horizon, snapshots))
-        t = len(played.arms)
-        arms[:t], rewards[:t] = played.arms, played.rewards
+        arms, rewards, t = played.arms, played.rewards, len(played.arms)
         states.extend(played.snapshots)
         _score_changes(instance, rec_metric, played.changes, t, per_round)
+    else:
+        arms, rewards = np.empty(horizon, dtype=np.int64), np.empty((horizon, instance.reward_dim))
     for t in range(1, 1 if fast else horizon + 1):
         if env.moving:
             env.next_round()
