@@ -1,8 +1,10 @@
 """Fingerprint everything banditviz computes, to show that a reorganisation changed nothing.
 
-``python tests/fingerprint.py OUT`` writes ``OUT/fingerprint.json`` (one SHA-256 per item) and ``OUT/traces/``
-(every run's trace, saved); ``python tests/fingerprint.py --compare BEFORE AFTER`` says which items differ and
-loads every trace saved in BEFORE with the current code (a trace saved before a move still loads after it).
+``python tests/fingerprint.py OUT [STEPS]`` writes ``OUT/fingerprint.json`` (one SHA-256 per item) and
+``OUT/traces/`` (every run's trace, saved), or only the comma-separated STEPS anew (runs, paper_runs, registry,
+fast_loops, warnings, figures, sweeps, results); ``python tests/fingerprint.py --compare BEFORE AFTER`` says which
+items differ and loads every trace saved in BEFORE with the current code (a trace saved before a move still loads
+after it).
 
 The items: every registered algorithm on every preset it runs on (snapshots or none, the compiled loop or the
 Python classes: arms, rewards, metrics, snapshots, recommendation, stopping round, info, through `Trace.save`);
@@ -51,6 +53,8 @@ def digest(*parts: bytes | str) -> str:
 
 
 def array_digest(a: np.ndarray) -> str:
+    if a.dtype == object:  # the items, not their addresses
+        return digest("O", str(a.shape), json.dumps([repr(x) for x in a.ravel().tolist()]))
     a = np.ascontiguousarray(a)
     return digest(a.dtype.str, str(a.shape), a.tobytes())
 
@@ -239,16 +243,20 @@ STEPS = [("registry", registry), ("fast_loops", fast_loops), ("warnings", warnin
          ("sweeps", sweeps), ("results", results)]
 
 
-def write(folder: Path) -> None:
+def write(folder: Path, only: set[str] | None = None) -> None:
+    """All the items into ``folder``; with ``only``, those steps' items anew, the others kept from the file there."""
     traces = folder / "traces"
     traces.mkdir(parents=True, exist_ok=True)
-    out: dict[str, str] = {}
+    file = folder / "fingerprint.json"
+    out: dict[str, str] = json.loads(file.read_text()) if only and file.exists() else {}
     for label, step in [("runs", lambda o: runs(o, traces)), ("paper_runs", lambda o: paper_runs(o, traces)),
                         *STEPS]:
+        if only and label not in only:
+            continue
         start = time.perf_counter()
         step(out)
         print(f"{label}: {time.perf_counter() - start:.1f} s, {len(out)} items", flush=True)
-    (folder / "fingerprint.json").write_text(json.dumps(out, indent=0, sort_keys=True))
+    file.write_text(json.dumps(out, indent=0, sort_keys=True))
 
 
 def compare(before: Path, after: Path) -> int:
@@ -276,4 +284,4 @@ def compare(before: Path, after: Path) -> int:
 if __name__ == "__main__":
     if sys.argv[1] == "--compare":
         sys.exit(compare(Path(sys.argv[2]), Path(sys.argv[3])))
-    write(Path(sys.argv[1]))
+    write(Path(sys.argv[1]), set(sys.argv[2].split(",")) if len(sys.argv) > 2 else None)
