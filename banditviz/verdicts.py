@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .algorithms.lexicographic_core import chain_filter, loaf, loaf_coefficients
-from .algorithms.pfiwr import lambda_t, pfi_success
+from .algorithms.lexmoslb.core import chain_filter, loaf, loaf_coefficients
+from .algorithms.pfiwr.core import lambda_t, pfi_success
 from .datasets import DatasetUnavailable
 from .reproduce import Result
 from .sweep import parse_pulls
@@ -318,7 +318,7 @@ def _mol_sublinear(r: Result) -> Outcome:
 def figure1_agents() -> pd.DataFrame:
     """MOL-TS Fig. 1 toy (a fixture consistent with the text): each agent's total mean reward, Pareto and
     effective Pareto regret."""
-    from .presets.mol import FIGURE1_AGENTS, mol_figure1
+    from .presets.molts import FIGURE1_AGENTS, mol_figure1
 
     rows = []
     for agent, arms in FIGURE1_AGENTS.items():
@@ -465,7 +465,7 @@ def _risk_exact(r: Result) -> Outcome:
 
 
 def _risk_pareto_share(r: Result) -> Outcome:
-    from . import risk
+    from .pareto import mean_variance as risk
 
     inst = next(iter(r.config.instances.values()))
     front = list(risk.pareto_set(inst))

@@ -6,7 +6,7 @@ Decisions (ours):
   neither arm dominates, none when the two arms are equal; the shading is named in the legend, so that
   its words never lie on a point.
 * Step 4's examples are the three rounds of the MOL-TS paper's Figure 1 (Park, Ann & Oh, NeurIPS 2025; our
-  vectors, `banditviz.presets.mol`); the slider moves each round's middle arm along the diagonal. Each
+  vectors, `banditviz.presets.molts`); the slider moves each round's middle arm along the diagonal. Each
   example opens with that arm Pareto optimal but off the effective front, the point of the step: where the
   paper's round puts it on the effective front (round 2's a(4) at (0.5, 0.5)), it starts at (0.35, 0.35)
   and the text says where the paper has it.

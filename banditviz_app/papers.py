@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
-from banditviz import risk
 from banditviz.figures import papers as figs
+from banditviz.pareto import mean_variance as risk
 from banditviz.reproduce import Result
 
 

@@ -10,7 +10,7 @@ Decisions (ours):
   ((upper - lower) / 2, "±∞" when a side is unbounded, "–" before the first estimate), in the user's
   orientation (a minimised objective shown as the user entered it); only the drawn objectives appear,
   so that the table fits a 1366 x 768 screen.
-* Phases: the batch algorithms (GEGE, EGE, APE, ...; `psi_common`) name their batch and pull within
+* Phases: the batch algorithms (GEGE, EGE, APE, ...; `identification`) name their batch and pull within
   it, GEGE's batches (its paper's "rounds") as samples of its G-optimal design (Kone, Kaufmann &
   Richert, AISTATS 2025, Alg. 1); PFIwR its exploration or exploitation phase (PFIwR Sec. 4); the
   lexicographic algorithms their stage. "Round" means one time step t only (`banditviz.words`).

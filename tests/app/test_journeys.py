@@ -20,7 +20,7 @@ def test_the_sidebar_shows_the_setting_the_page_just_made():
     form_button(at, "Run").click().run()
     assert setting(at).algorithm == "gege_fc"
     assert "Algorithm: gege_fc" in sidebar_text(at)  # the same screen, not one interaction later
-    at.switch_page("pages/design.py").run()
+    at.switch_page("banditviz_app/pages/design.py").run()
     at.selectbox(key="design_gen").set_value("uniform_box")
     at.number_input(key="design_gen_K").set_value(8)
     at.number_input(key="design_gen_L").set_value(3)
@@ -34,8 +34,8 @@ def test_generator_fields_show_the_generated_instance_after_a_page_switch():
     at.number_input(key="design_gen_K").set_value(6)
     at.number_input(key="design_gen_seed").set_value(3)
     button(at, "Generate").click().run()
-    at.switch_page("pages/watch.py").run()
-    at.switch_page("pages/design.py").run()
+    at.switch_page("banditviz_app/pages/watch.py").run()
+    at.switch_page("banditviz_app/pages/design.py").run()
     assert at.selectbox(key="design_gen").value == "concave_front"
     assert (at.number_input(key="design_gen_K").value, at.number_input(key="design_gen_seed").value) == (6, 3)
 
@@ -91,8 +91,8 @@ def test_learn_words_follow_the_pictures_on_every_slider_position():
 
 def _away_and_back(at, page: str):
     """Open another page, then come back to ``page`` (Streamlit drops the state of widgets a run does not draw)."""
-    at.switch_page("pages/watch.py" if page != "watch" else "pages/design.py").run()
-    return at.switch_page(f"pages/{page}.py").run()
+    at.switch_page("banditviz_app/pages/watch.py" if page != "watch" else "banditviz_app/pages/design.py").run()
+    return at.switch_page(f"banditviz_app/pages/{page}.py").run()
 
 
 # What a user sets on each page that is not part of the session's setting (view choices, lesson positions):

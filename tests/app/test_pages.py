@@ -22,7 +22,7 @@ def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
     at.query_params.update(SMALL if query is None else query)
     at.run()
     if page != "watch":
-        at.switch_page(f"pages/{page}.py").run()
+        at.switch_page(f"banditviz_app/pages/{page}.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -292,8 +292,8 @@ def test_compare_runs_every_algorithm_and_is_cached(monkeypatch):
     assert summary["algorithm"].tolist() == ["pareto_ucb1", "uniform"] and summary["runs"].tolist() == [2, 2]
     calls = []
     monkeypatch.setattr(runs, "run_sweep", lambda *a, **k: calls.append(a))
-    at.switch_page("pages/watch.py").run()
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("banditviz_app/pages/watch.py").run()
+    at.switch_page("banditviz_app/pages/compare.py").run()
     assert not at.exception and calls == []  # re-opening with the same settings: every run from the cache
     assert table_with(at, "runs").equals(summary)
 
@@ -319,7 +319,7 @@ def test_papers_shows_every_paper_its_computed_verdicts_and_reruns_a_scaled_expe
     at = AppTest.from_file(APP, default_timeout=240)  # the first visit builds every figure of the shipped results
     at.query_params.update(SMALL)
     at.run()
-    at.switch_page("pages/papers.py").run()
+    at.switch_page("banditviz_app/pages/papers.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert [h.value for h in at.header] == [p.title for p in small]
     assert not errors(at)
@@ -378,7 +378,7 @@ def test_every_instance_kind_renders_on_watch_and_design(preset, algorithm):
     assert not errors(at) and len(charts(at)) == 1
     form_button(at, "Run").click().run()  # the generated form (None defaults, choices) submits as it is
     assert not at.exception and not errors(at)
-    at.switch_page("pages/design.py").run()
+    at.switch_page("banditviz_app/pages/design.py").run()
     assert not at.exception and not errors(at) and len(charts(at)) == 1
 
 

@@ -10,8 +10,8 @@ import pytest
 import banditviz
 from banditviz import ALGORITHMS, Instance, Trace, preset, run
 from banditviz.algorithms.base import STATUS_NAMES, Param
+from banditviz.algorithms.estimators import RunningMeans, SharedRidge
 from banditviz.environment import BLOCK, Environment
-from banditviz.estimators import RunningMeans, SharedRidge
 from banditviz.instances import random_contextual, random_linear, uniform_box
 from banditviz.simulate import snapshot_rounds
 

@@ -144,7 +144,7 @@ def test_learn_draws_every_figure_legibly():
     at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=120)
     at.query_params.update({"preset": "default", "alg": "pareto_ucb1", "T": "300", "seed": "0"})
     at.run()
-    at.switch_page("pages/learn.py").run()
+    at.switch_page("banditviz_app/pages/learn.py").run()
     seen = 0
     for step in at.radio(key="learn_step").options:
         at.radio(key="learn_step").set_value(step).run()
