@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import plotly.graph_objects as go
 
 from .curves import Curves
@@ -61,6 +62,17 @@ def nticks(px: float, font: int = 16) -> int:
     return max(2, int(px // (1.75 * font)))
 
 
+def strip_ticks(main: Strips, i: int, px: float) -> dict:
+    """Strip ``i``'s y ticks for a strip ``px`` tall: the smallest step of 1, 2 or 5 times a power of ten that puts its
+    labels at least 1.75 fonts apart (Plotly's ``nticks`` is only a ceiling: in a 45 px strip it drew 0 and 1 28 px
+    apart in 22 px type)."""
+    lo, hi = main.ranges[i]
+    raw = (hi - lo) * 1.75 * main.ctx.text.tick / max(px, 1.0)
+    power = 10.0 ** np.floor(np.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw * (1 - 1e-9))
+    return {f"yaxis{main.first + i}.dtick": float(step), f"yaxis{main.first + i}.tick0": 0.0}
+
+
 def legend_rows(fig: go.Figure, columns: int) -> int:
     return -(-sum(1 for t in fig.data if t.showlegend is not False and t.legend in (None, "legend")) // columns)
 
@@ -95,7 +107,7 @@ def watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: int, narro
               "legend2.xanchor": corner, "yaxis.range": yrange,
               # tick labels at least 1.75 fonts apart (Plotly draws 4 or more on a short axis)
               "yaxis.nticks": nticks(tall), "yaxis2.nticks": nticks(low[1] * h)}
-    return flat({**places, **_main_domain(main, left)})
+    return flat({**places, **_main_domain(main, left, h)})
 
 
 def race_layout(fig: go.Figure, three: bool, curves: str, height: int, narrow: bool) -> dict:
@@ -207,8 +219,8 @@ def _main_domain(main: Panel, left: tuple[float, float], plot_h: float | None = 
     if isinstance(main, Strips):
         out = {f"xaxis{main.first + i}.domain": left for i in range(len(main.domains))}
         if plot_h is not None:
-            out.update({f"yaxis{main.first + i}.nticks": nticks((b - a) * plot_h, main.ctx.text.tick)
-                        for i, (a, b) in enumerate(main.domains)})
+            for i, (a, b) in enumerate(main.domains):
+                out.update(strip_ticks(main, i, (b - a) * plot_h))
         return out
     return {"xaxis3.domain": left, "yaxis3.domain": (0.0, 1.0)}
 
@@ -269,7 +281,7 @@ def stacked_watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: in
         for i in range(m):
             a = top[1] - (i + 1) * size - i * gap
             places.update({f"xaxis{main.first + i}.domain": (0.0, 1.0), f"yaxis{main.first + i}.domain": (a, a + size),
-                           f"yaxis{main.first + i}.nticks": nticks(size * h, text.tick),
+                           **strip_ticks(main, i, size * h),
                            f"annotations[{2 + i}].y": a + size})
     else:
         places.update({"xaxis3.domain": (0.0, 1.0), "yaxis3.domain": top})

@@ -75,7 +75,7 @@ with right:
 try:
     with st.spinner("Running..."):
         # the player sizes the chart: to the screen, down to the playback bar, in presentation mode (one of heights)
-        height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, ())
+        height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, runs.WATCH_HEIGHTS)
         trace = runs.run_setting(setting)
         fig = (runs.race(setting, rival, height, heights, present) if rival
                else runs.animation(setting, height, heights, present))
