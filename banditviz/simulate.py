@@ -215,6 +215,8 @@ def run(
     except _Breach as exc:
         raise AlgorithmError(spec.name, t, seed, str(exc)) from None
     except Exception as exc:  # the algorithm's own fault, named with its round (its traceback chained)
+        if t == 0 and isinstance(exc, ValueError):
+            raise  # reset refusing this problem or these parameters: bad input, its message names the field
         raise AlgorithmError(spec.name, t, seed, f"{type(exc).__name__}: {exc}") from exc
     arms, rewards = arms[:t], rewards[:t]
     metrics = {} if contextual else {k: v[arms] for k, v in arm_regrets(instance, spec.task).items()}

@@ -11,7 +11,9 @@ change what the algorithm does next. The contract, checked by `banditviz.check_a
 * ``state()`` returns a `RoundState` whose ``estimates``, ``lower`` and ``upper`` are float K x L arrays, ``status``
   K codes of `STATUS_NAMES` (`ACTIVE`, `ACCEPTED`, `REJECTED`, `CANDIDATE`), ``counts`` K integers, ``front`` arm
   indices (`check_state`);
-* the same seed gives the same run: draw randomness only from the ``rng`` given to ``reset``.
+* the same seed gives the same run: draw randomness only from the ``rng`` given to ``reset``;
+* ``reset`` may refuse a problem or parameters it cannot play with a ValueError naming the field (bad input, passed on
+  as is); any other exception, or a breach, is the algorithm's fault (`banditviz.simulate.AlgorithmError`).
 
 An algorithm sees only the `Problem`: never the true means. The one exception is a reference oracle, a class that
 declares ``sees_truth = True``: the engine then hands it the round's true means (``problem.params["true_means"]``)

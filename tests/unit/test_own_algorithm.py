@@ -291,3 +291,34 @@ def test_the_readme_skeleton_runs_and_keeps_the_contract(registry):
     scope: dict = {"banditviz": banditviz}
     exec(compile(code, "README.md", "exec"), scope)
     assert scope["trace"].rounds == 2000 and check_algorithm("mine") == []
+
+
+@pytest.mark.parametrize("field, change, message", [
+    ("rewards", lambda t: t.rewards[:5], r"rewards: must have one row of 2 per round played \(10\), got shape "
+                                         r"\(5, 2\)"),
+    ("arms", lambda t: t.arms + 10, r"arms: must be arm indices in \[0, 10\), got values from"),
+    ("arms", lambda t: t.arms.astype(float), "arms: must be a 1-d integer array"),
+    ("metrics", lambda t: {"pareto_regret": t.metrics["pareto_regret"][:3]}, r"metrics\['pareto_regret'\]: must hold"),
+])
+def test_a_trace_refuses_arrays_that_do_not_describe_one_run(field, change, message):
+    """Before: a Trace took 10 arms with 1,500 reward rows and drew it."""
+    import dataclasses
+
+    trace = banditviz.run(banditviz.preset("default"), "pareto_ucb1", 10)
+    with pytest.raises(ValueError, match=message):
+        dataclasses.replace(trace, **{field: change(trace)})
+
+
+def test_a_value_error_in_reset_is_bad_input_and_other_faults_in_reset_are_named(example):
+    def refuse(self, problem, rng):
+        raise ValueError("budget: too small")
+
+    def crash(self, problem, rng):
+        raise IndexError("oops")
+
+    _broken(example, "refuses", reset=refuse)
+    _broken(example, "crashes", reset=crash)
+    with pytest.raises(ValueError, match="^budget: too small$"):
+        banditviz.run(banditviz.preset("default"), "refuses", 20)
+    with pytest.raises(AlgorithmError, match=r"crashes failed in reset, before round 1 \(seed 0\): IndexError"):
+        banditviz.run(banditviz.preset("default"), "crashes", 20)
