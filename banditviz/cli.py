@@ -1,15 +1,20 @@
-"""Command line: ``python -m banditviz {run, sweep, list}`` (also installed as ``banditviz``).
+"""Command line: ``python -m banditviz {run, sweep, list, check}`` (also installed as ``banditviz``).
 
 * ``run``: one (instance, algorithm, seed) run; prints a summary and writes the trace.
 * ``sweep``: a Monte Carlo sweep described by a TOML config (see ``experiments/``) with a progress
   bar on stderr; writes the tidy results table as Parquet.
 * ``list``: the algorithm, preset and generator names the other commands accept.
+* ``check``: `banditviz.check_algorithm` on registered algorithms (an outside one loaded with ``--plugin``).
+
+Every command loads the outside algorithms first (`banditviz.plugins`: entry points, ``BANDITVIZ_PLUGINS``,
+``--plugin MODULE``); a plugin that fails to import is reported on stderr and the command goes on.
 
 Conventions: results go to stdout, progress and messages to stderr; ``--json`` on any command prints one
 JSON document on stdout instead of text; ``--version`` prints the installed version. Exit status
 (``EXIT_CODES``): 0 done; 2 usage, a mistake in the command line or its input (unknown name, bad value,
 unreadable config), one ``error: ...`` line and never a traceback; 1 error, the command was right but could not
-complete (a dataset neither local nor downloadable, an output that cannot be written); 130 interrupted.
+complete (a dataset neither local nor downloadable, an output that cannot be written, an algorithm that failed: its
+name, round and seed; ``check`` found a breach); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ from typing import Any, TextIO
 import numpy as np
 
 from . import ALGORITHMS, PRESETS, Instance, preset
-from .simulate import run
+from .conformance import check_algorithm
+from .plugins import load_plugins
+from .simulate import AlgorithmError, run
 from .sweep import BACKENDS, GENERATORS, load_config, provenance, summary, write_parquet
 
 EXIT_CODES = {0: "done", 1: "error: the command could not complete (missing data, unwritable output)",
@@ -251,6 +258,18 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """`check_algorithm` on each named algorithm: one line per breach; exit 1 if any."""
+    breaches = {name: check_algorithm(name, horizon=args.horizon) for name in args.algorithm}
+    if args.json:
+        _json(out, {"breaches": breaches})
+    else:
+        for name, found in breaches.items():
+            out.write(f"{name}: " + ("keeps the contract" if not found else f"{len(found)} breach(es)") + "\n")
+            out.writelines(f"  {line}\n" for line in found)
+    return 1 if any(breaches.values()) else 0
+
+
 # ---------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
@@ -262,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
               python -m banditviz list                      names of algorithms, presets, generators
               python -m banditviz run --help                one run, printed summary, saved trace
               python -m banditviz sweep --help              many runs from a TOML config, Parquet table
+              python -m banditviz check --help              does an algorithm of your own keep the contract?
 
             examples:
               python -m banditviz run --algorithm pareto_ucb1 --horizon 5000
@@ -274,9 +294,15 @@ def build_parser() -> argparse.ArgumentParser:
                          2 usage (a mistake in the command line or its input), 130 interrupted.
             """))
     parser.add_argument("--version", action="version", version=f"banditviz {version()}")
-    sub = parser.add_subparsers(dest="command", metavar="{run,sweep,list}")
+    sub = parser.add_subparsers(dest="command", metavar="{run,sweep,list,check}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--plugin", action="append", metavar="MODULE", default=[],
+                        help="import MODULE first, an outside module that registers algorithms (repeatable; also "
+                             "the BANDITVIZ_PLUGINS variable, comma-separated, and the entry-point group "
+                             "banditviz.algorithms)")
 
-    p = sub.add_parser("run", formatter_class=fmt, help="one run: print a summary and write the trace",
+    p = sub.add_parser("run", formatter_class=fmt, parents=[common],
+                       help="one run: print a summary and write the trace",
                        description="Play one algorithm on one instance with one seed.",
                        epilog=textwrap.dedent("""\
                            examples:
@@ -304,7 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(handler=cmd_run)
 
-    p = sub.add_parser("sweep", formatter_class=fmt, help="many runs from a TOML config, written as Parquet",
+    p = sub.add_parser("sweep", formatter_class=fmt, parents=[common],
+                       help="many runs from a TOML config, written as Parquet",
                        description=textwrap.dedent("""\
                            Run every (instance, algorithm, seed) of a config with common random numbers
                            (seed s gives every algorithm the same noise) and write one tidy table:
@@ -339,9 +366,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary table as JSON records")
     p.set_defaults(handler=cmd_sweep)
 
-    p = sub.add_parser("list", help="algorithm, preset and generator names")
+    p = sub.add_parser("list", parents=[common], help="algorithm, preset and generator names")
     p.add_argument("--json", action="store_true", help="print the names and their details as JSON")
     p.set_defaults(handler=cmd_list)
+
+    p = sub.add_parser("check", parents=[common], help="check that algorithms keep the contract",
+                       description="Play each algorithm on small instances and report every breach of the "
+                                   "contract (banditviz.check_algorithm); exit status 1 if one is found.",
+                       epilog="example: python -m banditviz check --plugin greedy_pareto greedy_pareto")
+    p.add_argument("algorithm", nargs="+", help="registered names")
+    p.add_argument("--horizon", type=int, default=200, help="rounds per run (default: %(default)s)")
+    p.add_argument("--json", action="store_true", help="print the breaches as JSON")
+    p.set_defaults(handler=cmd_check)
     return parser
 
 
@@ -352,8 +388,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    for failure in load_plugins(args.plugin):
+        _say(sys.stderr, f"warning: {failure}")
     try:
         return args.handler(args, out or sys.stdout)
+    except AlgorithmError as exc:  # the algorithm's fault, named with its round and seed: no traceback
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
     except OSError as exc:  # before ValueError: DatasetUnavailable is both, and it is not a usage mistake
         sys.stderr.write(f"error: {exc}\n")
         return 1

@@ -121,6 +121,22 @@ class Trace:
     snapshot_means: np.ndarray | None = None
     info: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """ValueError naming the field when the per-round arrays do not describe one run on the instance."""
+        n, K = len(self.arms), self.instance.K
+        if np.ndim(self.arms) != 1 or np.asarray(self.arms).dtype.kind not in "iu":
+            raise ValueError(f"arms: must be a 1-d integer array, got shape {np.shape(self.arms)} and dtype "
+                             f"{np.asarray(self.arms).dtype}")
+        if n and not (0 <= self.arms.min() and self.arms.max() < K):
+            raise ValueError(f"arms: must be arm indices in [0, {K}), got values from {self.arms.min()} to "
+                             f"{self.arms.max()}")
+        if np.shape(self.rewards) != (n, self.instance.reward_dim):
+            raise ValueError(f"rewards: must have one row of {self.instance.reward_dim} per round played ({n}), "
+                             f"got shape {np.shape(self.rewards)}")
+        for name, values in self.metrics.items():
+            if len(values) != n:
+                raise ValueError(f"metrics[{name!r}]: must hold one value per round played ({n}), got {len(values)}")
+
     @property
     def rounds(self) -> int:
         """Number of rounds actually played (the horizon, or the stopping round)."""

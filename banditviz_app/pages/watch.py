@@ -12,7 +12,7 @@ import streamlit as st
 import banditviz
 from banditviz import guarantees, words
 from banditviz.figures import explain
-from banditviz_app import charts, forms, player, runs, state
+from banditviz_app import charts, forms, player, plugins, runs, state
 
 PLAYER = "bv_watch"
 NO_RACE = "(no race)"
@@ -83,6 +83,10 @@ except ValueError as exc:
     with left:
         state.show_error(exc)
     st.stop()
+except banditviz.AlgorithmError as exc:  # the algorithm's fault, named with its round and seed
+    with left:
+        plugins.show_algorithm_error(exc)
+    st.stop()
 
 with heading:  # shown by the player where the figure's layout hides its own (at once in presentation mode)
     player.heading(PLAYER, fig.layout.meta["bv"], shown=present)
@@ -90,6 +94,7 @@ with legend:
     player.legend(PLAYER, fig.layout.meta["bv"], shown=present)
 
 with notes:
+    plugins.truth_note(trace.algorithm)
     for warning in trace.info.get("warnings", ()):
         st.warning(warning)
     note = guarantees.lambda_note(inst)
