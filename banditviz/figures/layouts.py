@@ -256,7 +256,9 @@ def stacked_watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: in
     room in pixels for the x tick labels, axis titles and panel titles."""
     text = curves.ctx.text
     three = isinstance(main, Scene)
-    edges = {"t": 8, "b": text.tick + 20, "l": 12 if three else round(2.6 * text.tick + 1.4 * text.axis_title),
+    edges = {"t": text.panel + 12 if isinstance(main, Strips) else 8,  # the first strip's title above it
+             "b": text.tick + text.axis_title + 24,  # the pulls' arm labels and the axis title "arm"
+             "l": round(2.6 * text.tick + 1.4 * text.axis_title),  # the curves' tick labels (a scene's too)
              "r": 26}  # right: half a round's label ("2000") past the curves' end
     h = height - edges["t"] - edges["b"]
     plot_w = PORTRAIT_WIDTH - edges["l"] - edges["r"]
@@ -291,18 +293,18 @@ def stacked_watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: in
 def stacked_race_layout(fig: go.Figure, three: bool, curves: str, text, height: int) -> dict:
     """A race on a narrow chart (a phone): A's objective space, B's under it, then the curves, each the whole width;
     the title and legends are the page's."""
-    edges = {"t": text.panel + 16, "b": text.tick + 20, "l": 12 if three else round(2.6 * text.tick +
-                                                                                     1.4 * text.axis_title), "r": 26}
+    edges = {"t": text.panel + 16, "b": text.tick + 20, "l": round(2.6 * text.tick + 1.4 * text.axis_title), "r": 26}
     h = height - edges["t"] - edges["b"]
     between = ((12 if three else text.tick + text.axis_title + 26) + text.panel + 14) / h
     low = (0.0, 0.18)
-    each = (1.0 - low[1] - 2 * between) / 2
-    b_dom = (low[1] + between, low[1] + between + each)
+    above_low = between + (text.panel + 4) / h  # the curves' title on two lines
+    each = (1.0 - low[1] - between - above_low) / 2
+    b_dom = (low[1] + above_low, low[1] + above_low + each)
     a_dom = (b_dom[1] + between, 1.0)
     places = {**{f"margin.{k}": v for k, v in edges.items()},
               "annotations[0].x": 0.0, "annotations[0].y": a_dom[1], "annotations[1].x": 0.0,
               "annotations[1].y": b_dom[1], "annotations[2].x": 0.0, "annotations[2].y": low[1],
-              "annotations[2].text": f"{curves}: A solid, B dashed", "xaxis.domain": (0.0, 1.0), "yaxis.domain": low,
+              "annotations[2].text": f"{curves}<br>A solid, B dashed", "xaxis.domain": (0.0, 1.0), "yaxis.domain": low,
               "yaxis.nticks": nticks(low[1] * h, text.tick)}
     if three:
         for scene, y in (("scene", a_dom), ("scene2", b_dom)):

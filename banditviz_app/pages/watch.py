@@ -102,12 +102,14 @@ with notes:
         st.caption(note)
 
 with left:
+    player.heading(PLAYER, fig.layout.meta["bv"], shown=present, phone=True)
     with player.chart_container(PLAYER):
         charts.show(fig, key="watch_figure", height="stretch")  # the player sizes its container
     # The first screen of a session plays by itself.
     first = not st.session_state.get("watch_autoplayed")
     player.controls(PLAYER, run_id=json.dumps([state.to_query(setting), rival, height]), autoplay=first)
     st.session_state["watch_autoplayed"] = True
+    player.legend(PLAYER, fig.layout.meta["bv"], shown=present, phone=True)
 
 
 with right:  # how the run ended (and why its effective regret exceeds its Pareto regret, where it does)
