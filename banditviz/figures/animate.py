@@ -43,6 +43,7 @@ from .playback import DEFAULT_SPEED, SPEEDS
 
 MAX_STRIPS = 5
 CONTEXTUAL = "true means change every round (contextual)"
+UNKNOWN_TRUTH = "true means unknown: the log's empirical means, no truth and no regret"
 
 
 def _check_objectives(objectives: Any, L: int, lex: bool) -> tuple[int, ...]:
@@ -167,6 +168,7 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     """
     _check_common(trace, max_frames, controls, height, heights)
     _check_flag(present, "present")
+    show_truth = show_truth and trace.truth_known  # a logged run without its means: nothing drawn as the truth
     inst, task = trace.instance, _task(trace)
     strips = task == "lexicographic" or inst.L == 1
     obj = _check_objectives(objectives, inst.L, strips)
@@ -187,7 +189,7 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     notes = [_panel_title(curves.title, ctx.text), _panel_title("pulls per arm", ctx.text)]
     meta = explain.meta(trace, ctx.idx, ctx.rounds, obj, redraw)
     fig = _assemble(panels, [], _title(trace, task), notes, meta, controls, height, ctx.text)
-    subtitle = CONTEXTUAL if trace.snapshot_means is not None else ""
+    subtitle = CONTEXTUAL if trace.snapshot_means is not None else "" if trace.truth_known else UNKNOWN_TRUTH
     if subtitle:
         fig.layout.title.subtitle = {"text": subtitle, "font": {"size": 17, "color": INK}}
     parts = page_parts(fig, subtitle)
@@ -239,6 +241,7 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     if inst.L < 2:
         raise ValueError("trace_a: a race draws objective space, which needs at least 2 objectives")
     obj = _check_objectives(objectives, inst.L, False)
+    show_truth = show_truth and trace_a.truth_known and trace_b.truth_known
     three = len(obj) == 3
     rounds, ia, ib = race_frames(trace_a.snapshot_rounds, trace_b.snapshot_rounds,
                                  max(MIN_FRAMES, min(int(max_frames), frame_budget(trace_a, len(obj), 2))))

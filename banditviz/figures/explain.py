@@ -184,7 +184,7 @@ def outcome(trace: Trace) -> str:
         text = f"{trace.algorithm} played {words.count(trace.rounds, 'round')}"
     if trace.recommendation is not None:
         text += "; recommended: " + (words.listed(inst.arm_names[i] for i in trace.recommendation) or "no arm")
-        if inst.kind != "contextual":
+        if inst.kind != "contextual" and trace.truth_known:
             right = set(trace.recommendation) == set(inst.pareto_set)
             text += " (the true Pareto set)" if right else " (not the true Pareto set)"
     totals = [f"{label} {float(trace.metrics[key].sum()):.4g}" for key, label in REGRET_WORDS.items()

@@ -63,8 +63,8 @@ def view_of(*ctxs: Context) -> np.ndarray:
     est, truth = [], []
     for c in ctxs:
         est += [c.snap(n).estimates[:, c.objectives] * c.signs for n in range(len(c.idx))]
-        truth += [c.truth(n) * c.signs for n in range(len(c.idx))]
-    return geo.view_ranges(np.concatenate(est), np.concatenate(truth))
+        truth += [c.truth(n) * c.signs for n in range(len(c.idx)) if c.trace.truth_known]
+    return geo.view_ranges(np.concatenate(est), np.concatenate(truth) if truth else None)
 
 
 def axis_title(ctx: Context, j: int) -> str:
@@ -447,7 +447,8 @@ class Strips(Panel):
         self.domains = [(max(0.0, 1 - (i + 1) * h - i * gap), 1 - i * h - i * gap) for i in range(m)]
         snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
         est = np.concatenate([s.estimates[:, ctx.objectives] for s in snaps]) * ctx.signs
-        truth = np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
+        truth = (np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
+                 if ctx.trace.truth_known else None)
         self.ranges = geo.view_ranges(est, truth, pad=0.15)
         ctx.decimals = geo.decimals_for(self.ranges)
 
