@@ -26,13 +26,14 @@ given, the true means are unknown and nothing is made up. The trace's ``info["tr
 metrics are absent, not zero); its instance, which carries the arms' and objectives' names and directions, holds the
 empirical means of the whole log as a stand-in (0 for an arm never pulled), named and described so, which no figure
 draws as the truth. A log without snapshot columns gets snapshots at the rounds a simulated run keeps
-(`limits.snapshot_rounds`): the empirical mean of each arm's rewards so far (no value before its first pull), no
-confidence bounds, every arm "active" (the status of an algorithm that does not decide arms), and the empirical
-Pareto front as the front. Of a log that gives more than `limits.MAX_SNAPSHOTS` snapshot rows, that many are kept,
-evenly spaced, first and last included. A logged status or front without estimates takes the empirical means as
-estimates. The metrics are those of the arm pulled (`metrics.arm_regrets`); a metric of each round's recommendation
-(identification's 0/1 error), the algorithm's events and its extras are not part of the format (a trace written by
-`write` loses them).
+(`limits.snapshot_rounds`): the empirical mean of each arm's rewards so far (no value before its first pull), every
+arm "active" (the status of an algorithm that does not decide arms), and the empirical Pareto front as the front. A
+log without lower and upper columns gives no bounds (``info["no_bounds"]``: its NaN bounds are none given, and no box
+is drawn, where an algorithm's NaN bound is drawn as unbounded). Of a log that gives more than `limits.MAX_SNAPSHOTS`
+snapshot rows, that many are kept, evenly spaced, first and last included. A logged status or front without
+estimates takes the empirical means as estimates. The metrics are those of the arm pulled (`metrics.arm_regrets`); a
+metric of each round's recommendation (identification's 0/1 error), the algorithm's events and its extras are not
+part of the format (a trace written by `write` loses them).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ VERSION = 1
 TASKS = ("regret", "identify", "lexicographic")
 HEADER_KEYS = ("algorithm", "seed", "arms", "arm_names", "directions", "horizon", "params", "task", "recommendation",
                "stopped_at", "means", "instance")
-UNKNOWN_NAME = "logged run (true means unknown)"
+UNKNOWN_NAME = "logged run"
 _MAGIC = re.compile(r"^banditviz-log v(\d+)$")
 _REWARD = re.compile(r"^reward\[(.+)\]$")
 _BOUNDS = ("estimate", "lower", "upper")
@@ -334,8 +335,8 @@ def _empirical_front(estimates: np.ndarray) -> tuple[int, ...]:
 
 
 def _snapshots(table: _Table, arms: np.ndarray, rewards: np.ndarray, K: int, names: list[str],
-               signs: np.ndarray) -> list[RoundState]:
-    """The snapshots the log gives, or the empirical ones (module docstring)."""
+               signs: np.ndarray) -> tuple[list[RoundState], bool]:
+    """The snapshots the log gives, or the empirical ones (module docstring), and whether it gives bounds."""
     L = len(names)
     counts, empirical = _empirical(arms, rewards, K)
     cols = _snapshot_columns(table, K, names)
@@ -365,7 +366,7 @@ def _snapshots(table: _Table, arms: np.ndarray, rewards: np.ndarray, K: int, nam
     fronts = _fronts(table, rows, K) if cols["front"] else [_empirical_front(e) for e in estimates]
     return [RoundState(t=int(r) + 1, estimates=estimates[i], lower=lower[i], upper=upper[i], status=status[i],
                        front=fronts[i], pulled=int(arms[r]), counts=counts[r].copy())
-            for i, r in enumerate(rows)]
+            for i, r in enumerate(rows)], bool(cols["lower"] or cols["upper"])
 
 
 def read(source: Any, header: Any = None) -> dict[str, Any]:
@@ -409,7 +410,8 @@ def read(source: Any, header: Any = None) -> dict[str, Any]:
     if stopped_at is not None and stopped_at != n:
         raise ValueError(f"header: stopped_at must be the last round logged ({n}) or absent, got {stopped_at!r}")
     limits.check_run_size(n, K, 1)
-    info: dict[str, Any] = {"logged": True}
+    snapshots, bounds = _snapshots(table, arms, rewards, K, names, signs)
+    info: dict[str, Any] = {"logged": True} if bounds else {"logged": True, "no_bounds": True}
     if inst is None:
         _, means = _empirical(arms, rewards, K)
         stand_in = np.nan_to_num(means[-1], nan=0.0)
@@ -424,7 +426,7 @@ def read(source: Any, header: Any = None) -> dict[str, Any]:
     return {"instance": inst, "algorithm": algorithm, "params": params, "seed": seed, "horizon": horizon,
             "arms": arms, "rewards": rewards, "metrics": metrics, "stopped_at": stopped_at,
             "recommendation": None if recommendation is None else tuple(recommendation),
-            "snapshots": _snapshots(table, arms, rewards, K, names, signs), "info": info}
+            "snapshots": snapshots, "info": info}
 
 
 def _cell(value: float) -> str:

@@ -156,6 +156,12 @@ class Trace:
         (the empirical ones) for its names and shape, which nothing may read as the truth."""
         return not self.info.get("truth_unknown", False)
 
+    @property
+    def gives_bounds(self) -> bool:
+        """False for a logged run without confidence bounds (`from_log`): its NaN bounds are none given, not (as an
+        algorithm's NaN) unbounded, and no box is drawn."""
+        return not self.info.get("no_bounds", False)
+
     def truth_at(self, index: int) -> np.ndarray | None:
         """True means (K x L) at snapshot ``index``: fixed means, or that round's contextual means; None when the
         truth is unknown (a logged run without its means)."""

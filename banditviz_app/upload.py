@@ -64,7 +64,8 @@ def logged_run() -> Logged | None:
                    "Your instance is kept; remove the file to watch it again.")
         log = st.file_uploader("Logged run (CSV)", type=["csv", "txt"], key=UPLOADER,
                                max_upload_size=limits.MAX_LOG_BYTES // 1_000_000)
-        side = st.file_uploader("Header (JSON, optional)", type=["json"], key=HEADER_UPLOADER)
+        side = st.file_uploader("Header (JSON, optional)", type=["json"], key=HEADER_UPLOADER,
+                                max_upload_size=max(1, limits.MAX_UPLOAD_BYTES // 1_000_000))
         if log is None:
             return None
         data, header = log.getvalue(), None if side is None else side.getvalue()

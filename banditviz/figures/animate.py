@@ -112,7 +112,8 @@ WATCH_TITLE_CHARS = 60  # characters of a title line that fit the figure at 1366
 
 def _title(trace: Trace, task: str) -> str:
     """What runs where (seed) and what it is for, in one line that fits a laptop: the task words are left out
-    when they would not fit, and a long instance name is shortened with an ellipsis."""
+    when they would not fit, or when the task is a guess (a logged run of an algorithm banditviz does not know), and a
+    long instance name is shortened with an ellipsis."""
     inst = trace.instance
     alg, where = plain(trace.algorithm), plain(inst.name) or f"{inst.K} arms"
     room = WATCH_TITLE_CHARS - len(f"{alg} on , seed {trace.seed}")
@@ -120,7 +121,8 @@ def _title(trace: Trace, task: str) -> str:
         where = where[:max(room - 1, 8)].rstrip(" ,") + "…"
     title = f"{alg} on {where}, seed {trace.seed}"  # a name in brackets is not followed by more brackets
     tail = _TASK_WORDS[task] + ("" if trace.stopped_at is None else f", stopped at round {trace.stopped_at}")
-    if len(title) + len(tail) + 2 <= WATCH_TITLE_CHARS:
+    guessed = trace.info.get("logged") and trace.algorithm not in ALGORITHMS
+    if len(title) + len(tail) + 2 <= WATCH_TITLE_CHARS and not guessed:
         title += f": {tail}"
     return title
 

@@ -15,9 +15,9 @@ import pytest
 import banditviz
 from banditviz import Instance, Trace, limits, runlog
 from banditviz.cli import main
-from banditviz.figures import animate
+from banditviz.figures import animate, explain
 from banditviz.figures.animate import UNKNOWN_TRUTH
-from banditviz.figures.objective_space import TRUE_MEAN_LABEL
+from banditviz.figures.objective_space import BOX_LABEL, CUT_LABEL, TRUE_MEAN_LABEL
 
 BOTH = Instance.from_means([[0.9, 0.2], [0.5, 0.5], [0.2, 0.9], [0.3, 0.3]], sigma=0.3,
                            objective_names=("speed", "cost"), directions=("max", "min"), name="two ways")
@@ -155,12 +155,21 @@ def test_without_the_true_means_the_log_is_drawn_from_what_it_knows():
     fig = animate(trace, controls=False)
     names = {d.name for d in fig.data}
     assert TRUE_MEAN_LABEL not in names and "true Pareto front" not in names
+    shown = {d.name for d in fig.data if d.showlegend is not False}
+    assert BOX_LABEL not in shown and CUT_LABEL not in shown  # no bounds logged: no box, none named
+    cut_marks = [f["data"][i] for f in fig.to_dict()["frames"] for i, d in enumerate(f["data"]) if "angle" in
+                 d.get("marker", {})]
+    assert cut_marks and not any(m["x"] for m in cut_marks)
+    last = explain.table(trace, len(trace.snapshots) - 1, (0, 1))[0]
+    assert last[3] == f"{empirical_means(arms, rewards, 4, 500)[0, 0]:.3f}"  # an estimate with no "±"
     assert fig.layout.title.subtitle.text == UNKNOWN_TRUTH
     assert any("mean reward so far" in (a.text or "") for a in fig.layout.annotations)
     # the same log given its true means draws the truth and the regret: the checks above can fail
     known = Trace.from_log(text, {"means": [[0, 0], [1, 1], [0.5, 0.2], [0.1, 0.9]]})
     fig = animate(known, controls=False)
     assert TRUE_MEAN_LABEL in {d.name for d in fig.data} and "pareto_regret" in known.metrics
+    with_bounds = animate(banditviz.run(BOTH, "pareto_ucb1", 50, snapshots=5), controls=False)
+    assert BOX_LABEL in {d.name for d in with_bounds.data if d.showlegend is not False}
     assert not any("mean reward so far" in (a.text or "") for a in fig.layout.annotations)
 
 
