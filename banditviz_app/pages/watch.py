@@ -78,7 +78,8 @@ with right:
 try:
     with st.spinner("Running..."):
         # the player sizes the chart: to the screen, down to the playback bar, in presentation mode (one of heights)
-        height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, runs.WATCH_HEIGHTS)
+        height, heights = ((runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present
+                           else (runs.WATCH_HEIGHT, runs.WATCH_HEIGHTS))
         if logged:
             trace, fig = logged.trace, upload.animation(logged, height, heights, present)
         else:

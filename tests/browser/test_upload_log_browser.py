@@ -64,6 +64,8 @@ def test_a_logged_run_uploaded_on_watch_is_played_and_a_bad_one_named(server, br
     page.keyboard.press("End")
     page.wait_for_function("() => document.querySelector('.bv-explain .bv-at')?.textContent.includes('Round 400')",
                            timeout=20_000)
-    page.locator(".js-plotly-plot .gtitle").scroll_into_view_if_needed()
+    page.mouse.move(600, 400)
+    page.mouse.wheel(0, -5000)  # back to the top of the page: the title in view
+    page.wait_for_timeout(500)
     page.screenshot(path=str(SHOTS / "logs_watch.png"))
     page.close()
