@@ -30,7 +30,7 @@ draws as the truth. A log without snapshot columns gets snapshots at the rounds 
 arm "active" (the status of an algorithm that does not decide arms), and the empirical Pareto front as the front. A
 log without lower and upper columns gives no bounds (``info["no_bounds"]``: its NaN bounds are none given, and no box
 is drawn, where an algorithm's NaN bound is drawn as unbounded). Of a log that gives more than `limits.MAX_SNAPSHOTS`
-snapshot rows, that many are kept, evenly spaced, first and last included. A logged status or front without
+snapshot rows, that many are kept (and read), evenly spaced, first and last included. A logged status or front without
 estimates takes the empirical means as estimates. The metrics are those of the arm pulled (`metrics.arm_regrets`); a
 metric of each round's recommendation (identification's 0/1 error), the algorithm's events and its extras are not
 part of the format (a trace written by `write` loses them).
@@ -164,9 +164,12 @@ class _Table:
     def where(self, i: int) -> str:
         return f"row {i + 1} (line {i + self.skipped + 2} of the file)"
 
-    def numbers(self, column: str, allowed: str, *, empty: bool = False, infinite: bool = False) -> np.ndarray:
-        """The column as floats (NaN for an empty cell where ``empty``), or ValueError at its first bad cell."""
-        cells = self.frame[column].str.strip()
+    def numbers(self, column: str, allowed: str, *, rows: np.ndarray | None = None, empty: bool = False,
+                infinite: bool = False) -> np.ndarray:
+        """The column (its ``rows``, default all) as floats (NaN for an empty cell where ``empty``), or ValueError at
+        its first bad cell."""
+        rows = np.arange(len(self.frame)) if rows is None else rows
+        cells = self.frame[column].iloc[rows].str.strip()
         values = pd.to_numeric(cells.where(cells != "", "nan"), errors="coerce").to_numpy(dtype=float)
         bad = np.isnan(values) & (cells != "").to_numpy()
         if not empty:
@@ -174,7 +177,7 @@ class _Table:
         if not infinite:
             bad |= np.isinf(values)
         if bad.any():
-            i = int(np.argmax(bad))
+            i = int(rows[np.argmax(bad)])
             raise ValueError(f"{column}: {self.where(i)} has {self.frame[column].iloc[i]!r}; allowed {allowed}")
         return values
 
@@ -288,7 +291,7 @@ def _whole(table: _Table, kind: str, wanted: list[str], pattern: str) -> list[st
 def _snapshot_rows(table: _Table, cols: dict[str, list[str]]) -> np.ndarray:
     """Indices of the rows that carry a snapshot (any snapshot cell filled), at most `limits.MAX_SNAPSHOTS`."""
     names = [c for v in cols.values() for c in v]
-    filled = (table.frame[names].apply(lambda c: c.str.strip()) != "").any(axis=1).to_numpy()
+    filled = table.frame[names].ne("").any(axis=1).to_numpy()  # cells are read with their leading spaces skipped
     rows = np.flatnonzero(filled)
     if len(rows) > limits.MAX_SNAPSHOTS:
         rows = rows[np.unique(np.round(np.linspace(0, len(rows) - 1, limits.MAX_SNAPSHOTS)).astype(np.int64))]
@@ -297,8 +300,8 @@ def _snapshot_rows(table: _Table, cols: dict[str, list[str]]) -> np.ndarray:
 
 def _grid(table: _Table, cols: list[str], rows: np.ndarray, K: int, L: int, allowed: str, infinite: bool
           ) -> np.ndarray:
-    values = np.column_stack([table.numbers(c, allowed, empty=True, infinite=infinite) for c in cols])
-    return values[rows].reshape(len(rows), K, L)
+    values = np.column_stack([table.numbers(c, allowed, rows=rows, empty=True, infinite=infinite) for c in cols])
+    return values.reshape(len(rows), K, L)
 
 
 def _statuses(table: _Table, cols: list[str], rows: np.ndarray) -> np.ndarray:
