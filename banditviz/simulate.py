@@ -11,6 +11,7 @@ from .algorithms.base import Algorithm, AlgorithmSpec, Problem, check_state, get
 from .environment import Environment
 from .guarantees import warnings_for
 from .instances import Instance
+from .limits import snapshot_rounds
 from .metrics import RECOMMENDATION_METRICS, arm_regrets, pulled_regrets
 from .presets.lexmoslb import suggested_lambda
 from .rewards import RewardBuffer
@@ -44,17 +45,6 @@ def _arm(choice: Any, K: int) -> int:
     if isinstance(choice, (int, np.integer)) and not isinstance(choice, (bool, np.bool_)) and 0 <= choice < K:
         return int(choice)
     raise _Breach(f"select returned {choice!r} ({type(choice).__name__}); expected an integer arm index in [0, {K})")
-
-
-def snapshot_rounds(horizon: int, n: int) -> np.ndarray:
-    """At most ``n`` distinct rounds in [1, horizon], quadratically spaced (dense early), ending at horizon."""
-    if n <= 0:
-        return np.zeros(0, dtype=np.int64)
-    if horizon <= n:
-        return np.arange(1, horizon + 1, dtype=np.int64)
-    k = np.arange(1, n + 1)
-    target = np.ceil(horizon * (k / n) ** 2).astype(np.int64)
-    return np.unique(np.minimum(np.maximum(target, k), horizon))  # t_k >= k keeps early rounds apart
 
 
 def make_problem(instance: Instance, horizon: int, context: np.ndarray | None) -> Problem:
