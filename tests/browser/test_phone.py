@@ -104,7 +104,8 @@ def test_the_stacked_chart_is_the_portrait_layout(browser, server):
         page.wait_for_function(IDLE, timeout=60_000)
         page.wait_for_timeout(1500)
         stacked = page.evaluate(f"""() => {{ const gd = document.querySelector('{CHART}'), fl = gd._fullLayout;
-          return [fl.legend.visible, fl.xaxis3.domain[1] - fl.xaxis3.domain[0], fl.yaxis.domain[1] < fl.yaxis3.domain[0]];
+          const x = fl.xaxis3.domain;
+          return [fl.legend.visible, x[1] - x[0], fl.yaxis.domain[1] < fl.yaxis3.domain[0]];
         }}""")
         assert stacked == [False, 1.0, True], stacked  # no legend, the plane the whole width, over the curves
     finally:
