@@ -21,7 +21,7 @@ import logging
 import streamlit as st
 
 from banditviz import AlgorithmError
-from banditviz_app import plugins, state
+from banditviz_app import charts, plugins, state
 
 # Static styles (no user content). Normal: less empty space above the page, so the figure fits a projector screen.
 NORMAL_CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem;padding-bottom:2rem}</style>"
@@ -70,6 +70,7 @@ else:
 for message in state.pop_url_messages():
     st.warning(message, icon=":material/link_off:")
 plugins.report_failures()
+charts.fit_narrow_screens()
 try:
     page.run()
 except AlgorithmError as exc:  # the algorithm's fault (a plugin's, often), not the page's
