@@ -1,8 +1,8 @@
 // Static figures on a narrow screen (banditviz_app/charts.py): a figure's title, panel titles and legend entries are
 // written for a laptop; on a phone they ran past the chart's edge and were cut. Where one does, its words are put on
 // more lines (at spaces, measured in the text's own font) and the top margin grows by the title's added lines; the
-// texts as written are kept, so a wider chart gets them back. Animated charts are the Watch player's (their layouts
-// carry their own narrow forms) and are left alone. Installed once per page; it looks at the charts twice a second.
+// texts as written are kept, so a wider chart gets them back. Charts a player drives (Watch's: their layouts carry
+// their own narrow forms) are left alone. Installed once per page; it looks at the charts twice a second.
 // No '<' before a letter or '/' in this file (written \x3c): Streamlit's sanitiser drops such a script.
 (function () {
   if (window.__bvNarrow) return;
@@ -32,7 +32,7 @@
 
   function fit(gd) {
     const fl = gd._fullLayout;
-    if (!fl || !gd.layout || (gd.layout.meta && gd.layout.meta.bv) || !window.Plotly) return;
+    if (!fl || !gd.layout || gd.closest('.bv-fit') || !window.Plotly) return;  // a player's chart: its own layouts
     const width = Math.round(fl.width), seen = gd.__bvNarrow;
     if (seen && seen.layout === gd.layout && seen.width === width) return;
     const own = seen && seen.layout === gd.layout ? seen.own : {  // a new figure: its texts as written
