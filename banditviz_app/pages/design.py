@@ -6,10 +6,11 @@ import streamlit as st
 import banditviz
 from banditviz import figures
 from banditviz.instances import NOISES
-from banditviz_app import fold, forms, state, table
+from banditviz_app import arms_canvas, fold, forms, history, state, table
 
 st.markdown("## Design an instance")
 fold.style()
+CANVAS = "design_canvas"
 
 
 def replace_instance(make, source: dict, what: str = "Not applied, the instance is unchanged") -> bool:
@@ -25,6 +26,30 @@ def replace_instance(make, source: dict, what: str = "Not applied, the instance 
 def apply_edit(make, inst: banditviz.Instance) -> bool:
     """`replace_instance` for a change of ``inst`` itself: the result is a custom instance named after ``inst``."""
     return replace_instance(lambda: state.as_edit(make(), inst), {})
+
+
+def take_canvas_edit() -> None:
+    """Callback of the canvas's ``edit`` trigger: keep the edit for this run to apply (`apply_canvas_edit`)."""
+    st.session_state["design_canvas_edit"] = st.session_state[CANVAS]["edit"]
+
+
+def take_canvas_history() -> None:
+    """Callback of the canvas's ``history`` trigger (Ctrl+Z, Ctrl+Y)."""
+    history.request(st.session_state[CANVAS]["history"])
+
+
+def apply_canvas_edit() -> None:
+    """The arms placed, moved or removed on the canvas since the last run, as an edit of the current instance. An
+    edit made before the previous canvas edit's instance reached the page carries that edit's starting token: it is
+    accepted while the current instance is the one the previous edit made."""
+    payload = st.session_state.pop("design_canvas_edit", None)
+    if payload is None:
+        return
+    inst = state.current().instance
+    before, after = st.session_state.get("design_canvas_chain", (None, None))
+    also = (before,) if before is not None and after == arms_canvas.token(inst) else ()
+    if apply_edit(lambda: arms_canvas.edited(payload, inst, also), inst):
+        st.session_state["design_canvas_chain"] = (payload.get("token"), arms_canvas.token(state.current().instance))
 
 
 def edit_means(inst: banditviz.Instance) -> None:
@@ -68,6 +93,9 @@ def edit_means(inst: banditviz.Instance) -> None:
             state.show_error(exc, "Table not applied, the instance is unchanged")
 
 
+history.apply_request()
+apply_canvas_edit()
+history.observe()
 # The instance's sources and its arms on the left, its preview on the right: the figure starts at the top of the page
 # (in presentation mode it fills the screen below the title, `fold`).
 left, right = st.columns([5, 6], gap="large")
@@ -132,7 +160,7 @@ with left:
         st.info(f"A {inst.kind} instance is edited through its JSON (export, edit, import) or regenerated.")
     inst = state.current().instance
     title.subheader(f"Arms of {state.plain(inst.name or 'the custom instance')}")
-    if inst.means is not None:
+    if inst.means is not None and not arms_canvas.supports(inst):  # the canvas shows its own, live
         pareto, effective = set(inst.pareto_set), set(inst.effective_set)
         gaps = pd.DataFrame({"arm": list(inst.arm_names),
                              "Pareto optimal": [i in pareto for i in range(inst.K)],
@@ -151,9 +179,29 @@ with left:
         objectives = tuple(st.multiselect("Objectives to draw (2 or 3)", list(range(inst.L)), default=[0, 1],
                                           format_func=lambda j: inst.objective_names[j], max_selections=3,
                                           key="design_objectives", persist_state="session"))
-with right, fold.box("design"):
+history.observe()  # the edits of the left column, so that Undo is offered at once
+
+
+def preview(inst: banditviz.Instance, objectives) -> None:
+    """The arms canvas for a two-objective fixed-means instance, the Plotly preview otherwise."""
+    if arms_canvas.supports(inst):
+        arms_canvas.show(inst, CANVAS, take_canvas_edit, take_canvas_history)
+        return
     try:
-        preview = figures.instance_preview(inst, objectives=objectives).update_layout(title_font_size=18)
-        fold.show(preview, key="design_preview")
+        fig = figures.instance_preview(inst, objectives=objectives).update_layout(title_font_size=18)
+        fold.show(fig, key="design_preview")
     except ValueError as exc:
         state.show_error(exc)
+
+
+with right:
+    with fold.box("design"):  # the preview alone: in presentation mode it fills the screen below its top
+        preview(inst, objectives)
+    buttons = st.container(horizontal=True, vertical_alignment="center")
+    buttons.button("Undo", key="design_undo_button", icon=":material/undo:", on_click=history.request, args=("undo",),
+                   disabled=not history.can("undo"), help="Undo the last change of the instance (Ctrl+Z on the plot)")
+    buttons.button("Redo", key="design_redo_button", icon=":material/redo:", on_click=history.request, args=("redo",),
+                   disabled=not history.can("redo"), help="Redo what was undone (Ctrl+Y on the plot)")
+    if arms_canvas.supports(inst) and not state.presenting():
+        buttons.caption("Drag an arm to move it, click empty space to add one, click an arm then press Delete to "
+                        "remove it (the arrow keys move it). The arm table does all of this from the keyboard.")
