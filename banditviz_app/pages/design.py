@@ -11,6 +11,7 @@ from banditviz_app import arms_canvas, fold, forms, history, state, table
 st.markdown("## Design an instance")
 fold.style()
 CANVAS = "design_canvas"
+CURRENT = "(current)"  # the preset box's entry for the current instance when it is not a preset
 
 
 def replace_instance(make, source: dict, what: str = "Not applied, the instance is unchanged") -> bool:
@@ -50,6 +51,23 @@ def apply_canvas_edit() -> None:
     also = (before,) if before is not None and after == arms_canvas.token(inst) else ()
     if apply_edit(lambda: arms_canvas.edited(payload, inst, also), inst):
         st.session_state["design_canvas_chain"] = (payload.get("token"), arms_canvas.token(state.current().instance))
+
+
+def name_and_description(inst: banditviz.Instance) -> None:
+    """The instance's name and description as the user types them (kept through later edits, `state.as_edit`)."""
+    c1, c2 = st.columns([2, 3])
+    name = c1.text_input("Instance name", inst.name, max_chars=200, key=f"design_name_{state.version()}",
+                         help="Shown in the link, the sidebar, the figures' titles and the exported JSON.")
+    description = c2.text_area("Description", inst.description, max_chars=5000, height=68,
+                               key=f"design_description_{state.version()}",
+                               help="What the instance shows (for a class: its point in a sentence).")
+    if (name, description) == (inst.name, inst.description):
+        return
+    if not name.strip():
+        state.show_error(ValueError("name: type a name, such as 'lecture 3: a Pareto arm off the hull'"),
+                         "Not renamed")
+    elif replace_instance(lambda: inst.with_changes(name=name.strip(), description=description.strip()), {}):
+        st.rerun()
 
 
 def edit_means(inst: banditviz.Instance) -> None:
@@ -96,26 +114,39 @@ def edit_means(inst: banditviz.Instance) -> None:
 history.apply_request()
 apply_canvas_edit()
 history.observe()
+def presets_tab() -> None:
+    """The papers' presets, drawn after this run's edits so that the box names the instance they made: a preset's
+    name, or "<name> (current)" for an edited, generated or imported instance."""
+    current_preset = state.current().source.get("preset")
+    shown_dims = {2: "2D", 3: "3D"}.get(banditviz.PRESETS[current_preset].dims, "any") if current_preset else "2D"
+    dims = st.radio("Objectives drawn", ["2D", "3D", "any"], horizontal=True,
+                    key=forms.seeded("design_dims", shown_dims), persist_state="session")
+    wanted = {"2D": 2, "3D": 3}.get(dims)
+    names = [n for n, p in banditviz.PRESETS.items() if wanted is None or p.dims == wanted]
+    shown = state.current().instance
+    if current_preset is None:  # an edited, generated or imported instance: the box names it first
+        names.insert(0, CURRENT)
+    if st.session_state.get("design_preset_of") != shown:  # the instance changed: the box shows it
+        st.session_state["design_preset_of"] = shown
+        if current_preset is None or current_preset in names:
+            st.session_state["design_preset"] = current_preset or CURRENT
+    name = st.selectbox("Preset", names, key="design_preset", persist_state="session",
+                        format_func=lambda n: f"{shown.name or 'custom'} (current)" if n == CURRENT
+                        else forms.labelled(n, banditviz.PRESETS[n].paper))
+    if name == CURRENT:
+        st.caption(state.plain(shown.description) or "The current instance, not a preset.")
+    elif name is not None:
+        st.caption(banditviz.PRESETS[name].description)
+        if st.button("Load preset", key="design_load") and replace_instance(lambda: banditviz.preset(name),
+                                                                             {"preset": name}):
+            st.rerun()  # the arms and the preview, drawn before, show the preset
+
+
 # The instance's sources and its arms on the left, its preview on the right: the figure starts at the top of the page
 # (in presentation mode it fills the screen below the title, `fold`).
 left, right = st.columns([5, 6], gap="large")
 with left:
     start_preset, start_gen, start_file = forms.tabs(["Papers' presets", "Generate", "Import JSON"], "design_tab")
-    current_preset = state.current().source.get("preset")
-    with start_preset:
-        shown_dims = {2: "2D", 3: "3D"}.get(banditviz.PRESETS[current_preset].dims, "any") if current_preset else "2D"
-        dims = st.radio("Objectives drawn", ["2D", "3D", "any"], horizontal=True,
-                        key=forms.seeded("design_dims", shown_dims), persist_state="session")
-        wanted = {"2D": 2, "3D": 3}.get(dims)
-        names = [n for n, p in banditviz.PRESETS.items() if wanted is None or p.dims == wanted]
-        if current_preset in names:
-            forms.seeded("design_preset", current_preset)
-        name = st.selectbox("Preset", names, key="design_preset", persist_state="session",
-                            format_func=lambda n: forms.labelled(n, banditviz.PRESETS[n].paper))
-        if name is not None:
-            st.caption(banditviz.PRESETS[name].description)
-            if st.button("Load preset", key="design_load"):
-                replace_instance(lambda: banditviz.preset(name), {"preset": name})
     with start_gen:
         made = state.current().source  # the generator and parameters of the current instance, if it was generated
         gp = made.get("gp", {}) if "gen" in made else {}
@@ -154,19 +185,29 @@ with left:
 
     inst = state.current().instance
     title = st.empty()  # filled after the edits below, so it names the instance they made
+    name_and_description(inst)
     if inst.kind == "means":
         edit_means(inst)
     else:
         st.info(f"A {inst.kind} instance is edited through its JSON (export, edit, import) or regenerated.")
     inst = state.current().instance
     title.subheader(f"Arms of {state.plain(inst.name or 'the custom instance')}")
+    with start_preset:
+        presets_tab()
     if inst.means is not None and not arms_canvas.supports(inst):  # the canvas shows its own, live
         pareto, effective = set(inst.pareto_set), set(inst.effective_set)
         gaps = pd.DataFrame({"arm": list(inst.arm_names),
                              "Pareto optimal": [i in pareto for i in range(inst.K)],
                              "effective front": [i in effective for i in range(inst.K)],
                              "Pareto gap": inst.pareto_gaps, "effective gap": inst.effective_gaps})
-        st.dataframe(gaps, hide_index=True, key="design_gaps")
+        # Short columns, gaps to 3 decimals: the five fit the left column at 1366 px, none cut off
+        number = {"format": "%.3f", "width": "small"}
+        st.dataframe(gaps, hide_index=True, key="design_gaps", column_config={
+            "arm": st.column_config.TextColumn("arm", width="small"),
+            "Pareto optimal": st.column_config.CheckboxColumn("Pareto", width="small"),
+            "effective front": st.column_config.CheckboxColumn("effective", width="small"),
+            "Pareto gap": st.column_config.NumberColumn("Pareto gap", **number),
+            "effective gap": st.column_config.NumberColumn("effective gap", **number)})
         st.caption("Pareto gap: the smallest amount to add to every objective of an arm to make it non-dominated. "
                    "Effective gap: the same against the convex hull of the means (MOL-TS paper, Def. 6).")
     # The file is made when the button is clicked (deferred): a file made with the page would be dropped by the

@@ -9,7 +9,7 @@ import json
 import pytest
 
 import banditviz
-from banditviz_app import arms_canvas
+from banditviz_app import arms_canvas, state
 from tests.app.test_pages import button, open_page, qp, setting
 
 
@@ -72,3 +72,39 @@ def test_undo_and_redo_go_back_and_forth_through_table_edits_and_a_preset():
     assert setting(at).instance.K == 11 and json.loads(qp(at, "inst"))["means"] == setting(at).instance.means.tolist()
     at.selectbox(key=f"design_noise_{at.session_state['bv_version']}").set_value("gaussian").run()
     assert button(at, "Redo").disabled  # a new change clears what could be redone
+
+
+def test_name_and_description_are_kept_through_later_edits_and_the_link():
+    at = open_page("design")
+    at.text_input(key="design_name_0").set_value("lecture 3").run()
+    at.text_area(key=f"design_description_{at.session_state['bv_version']}").set_value("one arm off the hull").run()
+    inst = setting(at).instance
+    assert (inst.name, inst.description) == ("lecture 3", "one arm off the hull")
+    assert json.loads(qp(at, "inst"))["name"] == "lecture 3"
+    button(at, "Add a random arm").click().run()  # a later edit keeps the name the user gave
+    assert setting(at).instance.name == "lecture 3" and setting(at).instance.K == 11
+    at.text_input(key=f"design_name_{at.session_state['bv_version']}").set_value("  ").run()
+    assert "name:" in at.error[0].value and setting(at).instance.name == "lecture 3"
+
+
+def test_the_preset_box_names_the_edited_instance():
+    at = open_page("design")
+    assert at.selectbox(key="design_preset").value == "default"
+    button(at, "Add a random arm").click().run()
+    box = at.selectbox(key="design_preset")
+    assert box.value == "(current)" and box.format_func(box.value) == "custom (from default) (current)"
+    assert not [b for b in at.button if b.label == "Load preset"]  # nothing to load: it is the current instance
+    box.set_value("risk_averse_table1").run()
+    button(at, "Load preset").click().run()
+    assert setting(at).instance == banditviz.preset("risk_averse_table1")
+    assert at.selectbox(key="design_preset").value == "risk_averse_table1"
+    button(at, "Undo").click().run()  # back to the edited instance: the box names it again
+    assert at.selectbox(key="design_preset").value == "(current)"
+
+
+def test_an_imported_preset_is_renamed_when_edited_an_own_name_is_not():
+    default = banditviz.preset("default")
+    assert state.as_edit(default, default, {}).name == "custom (from default)"
+    mine = default.with_changes(name="mine")
+    assert state.as_edit(mine, mine, {}).name == "mine"
+    assert state.as_edit(mine, mine, {"gen": "uniform_box"}).name == "custom (from mine)"

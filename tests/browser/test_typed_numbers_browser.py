@@ -39,6 +39,9 @@ def type_into_cell(page, row: int, column: int, text: str, columns: int = 3) -> 
 def type_into_field(page, label: str, text: str) -> None:
     """Click the number field ``label``, select what it holds, type ``text`` as a person does, leave it (Tab)."""
     settle(page)  # a run that changed the instance draws the field anew: the old one goes when the run ends
+    # (and its second run, st.rerun, can start after `settle` looked: wait until the old field is gone)
+    page.wait_for_function("(l) => [...document.querySelectorAll('input')].filter((e) => e.ariaLabel === l)"
+                           ".length === 1", arg=label, timeout=30_000)
     field = page.get_by_label(label, exact=True)
     field.click()
     page.keyboard.press("Control+a")
