@@ -1,5 +1,7 @@
 """Design: build the instance (table of arms, generators, presets, noise), preview its fronts, import/export JSON."""
 
+import hashlib
+
 import pandas as pd
 import streamlit as st
 
@@ -54,20 +56,35 @@ def apply_canvas_edit() -> None:
 
 
 def name_and_description(inst: banditviz.Instance) -> None:
-    """The instance's name and description as the user types them (kept through later edits, `state.as_edit`)."""
+    """The instance's name and description as the user types them (kept through later edits, `state.as_edit`). The
+    fields are keyed by what they show, so an edit that renames the instance ("custom (from ...)") shows the new name;
+    a change typed here is applied at the top of the next run (`apply_rename`)."""
+    tag = hashlib.sha1(f"{inst.name}\0{inst.description}".encode()).hexdigest()[:10]
+    keys = (f"design_name_{tag}", f"design_description_{tag}")
     c1, c2 = st.columns([2, 3])
-    name = c1.text_input("Instance name", inst.name, max_chars=200, key=f"design_name_{state.version()}",
-                         help="Shown in the link, the sidebar, the figures' titles and the exported JSON.")
-    description = c2.text_area("Description", inst.description, max_chars=5000, height=68,
-                               key=f"design_description_{state.version()}",
-                               help="What the instance shows (for a class: its point in a sentence).")
-    if (name, description) == (inst.name, inst.description):
+    c1.text_input("Instance name", inst.name, max_chars=200, key=keys[0], on_change=take_rename, args=keys,
+                  help="Shown in the link, the sidebar, the figures' titles and the exported JSON.")
+    c2.text_area("Description", inst.description, max_chars=5000, height=68, key=keys[1], on_change=take_rename,
+                 args=keys, help="What the instance shows (for a class: its point in a sentence).")
+
+
+def take_rename(name_key: str, description_key: str) -> None:
+    """Callback of the name and description fields: keep what they hold for this run to apply."""
+    st.session_state["design_rename"] = (st.session_state[name_key], st.session_state[description_key])
+
+
+def apply_rename() -> None:
+    """The name and description typed since the last run, given to the current instance (an empty name refused)."""
+    typed = st.session_state.pop("design_rename", None)
+    if typed is None:
         return
-    if not name.strip():
+    name, description = typed[0].strip(), typed[1].strip()
+    if not name:
         state.show_error(ValueError("name: type a name, such as 'lecture 3: a Pareto arm off the hull'"),
                          "Not renamed")
-    elif replace_instance(lambda: inst.with_changes(name=name.strip(), description=description.strip()), {}):
-        st.rerun()
+        return
+    inst = state.current().instance
+    replace_instance(lambda: inst.with_changes(name=name, description=description), {})
 
 
 def edit_means(inst: banditviz.Instance) -> None:
@@ -113,6 +130,7 @@ def edit_means(inst: banditviz.Instance) -> None:
 
 history.apply_request()
 apply_canvas_edit()
+apply_rename()
 history.observe()
 def presets_tab() -> None:
     """The papers' presets, drawn after this run's edits so that the box names the instance they made: a preset's

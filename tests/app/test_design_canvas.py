@@ -74,17 +74,29 @@ def test_undo_and_redo_go_back_and_forth_through_table_edits_and_a_preset():
     assert button(at, "Redo").disabled  # a new change clears what could be redone
 
 
+def field(at, kind: str, label: str):
+    return next(w for w in getattr(at, kind) if w.label == label)
+
+
 def test_name_and_description_are_kept_through_later_edits_and_the_link():
     at = open_page("design")
-    at.text_input(key="design_name_0").set_value("lecture 3").run()
-    at.text_area(key=f"design_description_{at.session_state['bv_version']}").set_value("one arm off the hull").run()
+    field(at, "text_input", "Instance name").set_value("lecture 3").run()
+    field(at, "text_area", "Description").set_value("one arm off the hull").run()
     inst = setting(at).instance
     assert (inst.name, inst.description) == ("lecture 3", "one arm off the hull")
     assert json.loads(qp(at, "inst"))["name"] == "lecture 3"
     button(at, "Add a random arm").click().run()  # a later edit keeps the name the user gave
     assert setting(at).instance.name == "lecture 3" and setting(at).instance.K == 11
-    at.text_input(key=f"design_name_{at.session_state['bv_version']}").set_value("  ").run()
+    field(at, "text_input", "Instance name").set_value("  ").run()
     assert "name:" in at.error[0].value and setting(at).instance.name == "lecture 3"
+
+
+def test_an_edit_renames_a_preset_and_the_name_field_shows_it():
+    at = open_page("design")
+    button(at, "Add a random arm").click().run()
+    assert field(at, "text_input", "Instance name").value == "custom (from default)"
+    button(at, "Add a random arm").click().run()  # the field's old value is never given back to the instance
+    assert setting(at).instance.name == "custom (from default)" and setting(at).instance.K == 12
 
 
 def test_the_preset_box_names_the_edited_instance():
