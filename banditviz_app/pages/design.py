@@ -61,7 +61,8 @@ def name_and_description(inst: banditviz.Instance) -> None:
     a change typed here is applied at the top of the next run (`apply_rename`)."""
     tag = hashlib.sha1(f"{inst.name}\0{inst.description}".encode()).hexdigest()[:10]
     keys = (f"design_name_{tag}", f"design_description_{tag}")
-    c1, c2 = st.columns([2, 3])
+    box = st.expander("Name and description", icon=":material/edit_note:")
+    c1, c2 = box.columns([2, 3])
     c1.text_input("Instance name", inst.name, max_chars=200, key=keys[0], on_change=take_rename, args=keys,
                   help="Shown in the link, the sidebar, the figures' titles and the exported JSON.")
     c2.text_area("Description", inst.description, max_chars=5000, height=68, key=keys[1], on_change=take_rename,

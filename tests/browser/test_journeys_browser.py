@@ -164,6 +164,7 @@ def edit_cell(page, row: int, column: int, value: str, columns: int = 3) -> None
     for attempt in range(8):  # the grid may still be settling after a rerun: measure it again, click until it opens
         settle(page)
         table.wait_for(state="visible", timeout=20_000)
+        table.evaluate("e => e.scrollIntoView({block: 'center'})")  # its rows may be under the fold
         grid = table.bounding_box()
         width = (grid["width"] - 33) / columns
         page.mouse.click(grid["x"] + 33 + (column + 0.5) * width, grid["y"] + 35 + 35 * row + 17)
