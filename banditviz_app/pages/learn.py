@@ -122,7 +122,7 @@ def effective_play(horizon: int = 2000, seeds: int = 5) -> None:
         table = runs.cached_sweep(state.compact_json(inst), runs.sweep_entries(list(lesson.FRONT_PLAYERS)), seeds,
                                   horizon)
     play = lesson.front_play(table, inst)
-    text.markdown(f"### {state.plain(lesson.front_play_sentence(inst, play, horizon, seeds))}")
+    text.markdown(f"**{state.plain(lesson.front_play_sentence(inst, play, horizon, seeds))}**")
     fig = figures.regret_curves(runs.curve_frame(table), metric="effective_regret")
     fig.update_layout(title_text=f"cumulative effective regret, {seeds} seeds", title_font_size=20, height=420)
     with fig_col, fold.box("learn_second"):
