@@ -137,7 +137,10 @@ export default function (component) {
       if (i === s.selected) el('circle', {r: 16, class: 'bv-ring'}, grp, true);
       if (cls === 'front') el('path', {d: 'M0,-11 L11,0 L0,11 L-11,0 Z', fill: colors.front}, grp, true);
       else el('circle', {r: 9, fill: colors[cls]}, grp, true);
-      el('text', {y: i === s.selected ? -21 : -15, 'text-anchor': 'middle', class: 'bv-label'}, grp, true).textContent = s.names[i];
+      if (data.labels) {  // many arms: named on hover only, as in the Plotly preview
+        el('text', {y: i === s.selected ? -21 : -15, 'text-anchor': 'middle', class: 'bv-label'}, grp, true)
+          .textContent = s.names[i];
+      }
       el('title', {}, grp, true).textContent = `${s.names[i]}: (${fmt(p[0])}, ${fmt(p[1])}), Pareto gap ` +
         `${fmt(g.paretoGap[i])}, effective gap ${fmt(g.effectiveGap[i])}`;
     });
@@ -156,13 +159,14 @@ export default function (component) {
   function drawTable(g) {
     table.replaceChildren();
     const headRow = el('tr', {}, el('thead', {}, table));
-    ['arm', data.columns[0], data.columns[1], 'Pareto optimal', 'effective front', 'Pareto gap', 'effective gap']
+    ['arm', data.columns[0], data.columns[1], 'front', 'Pareto gap', 'effective gap']
       .forEach((h) => { el('th', {scope: 'col'}, headRow).textContent = h; });
     const body = el('tbody', {}, table);
     s.points.forEach((p, i) => {
       const tr = el('tr', {'data-arm': i, class: i === s.selected ? 'bv-selected' : ''}, body);
-      [s.names[i], fmt(p[0]), fmt(p[1]), g.pareto[i] ? 'yes' : '', g.effective[i] ? 'yes' : '',
-       fmt(g.paretoGap[i]), fmt(g.effectiveGap[i])].forEach((v) => { el('td', {}, tr).textContent = v; });
+      const front = g.effective[i] ? 'effective' : g.pareto[i] ? 'Pareto only' : 'dominated';
+      [s.names[i], fmt(p[0]), fmt(p[1]), front, fmt(g.paretoGap[i]), fmt(g.effectiveGap[i])]
+        .forEach((v) => { el('td', {}, tr).textContent = v; });
     });
   }
 

@@ -22,6 +22,7 @@ import streamlit as st
 
 import banditviz
 from banditviz.figures.palette import STATUS_COLORS
+from banditviz.figures.static import MAX_LABELLED_ARMS
 
 from . import state
 
@@ -54,7 +55,7 @@ def data(instance: banditviz.Instance) -> dict[str, Any]:
     axes = [f"{n} (minimised)" if d == "min" else n for n, d in zip(names, instance.directions, strict=True)]
     return {"token": token(instance), "points": instance.display(instance.means).tolist(),
             "names": list(instance.arm_names), "signs": signs, "axes": axes, "columns": names, "height": HEIGHT,
-            "fit": state.presenting(),
+            "fit": state.presenting(), "labels": instance.K <= MAX_LABELLED_ARMS,  # as the Plotly preview
             "colors": {k: STATUS_COLORS[k] for k in ("front", "hull", "rejected")}}
 
 

@@ -86,7 +86,9 @@ def check_against_pareto(state: dict) -> np.ndarray:
     mu = np.array([[float(r[1]), float(r[2])] for r in state["rows"]])
     P, C = pareto.pareto_mask(mu), pareto.effective_pareto_mask(mu)
     assert state["classes"] == ["hull" if c else "front" if p else "rejected" for p, c in zip(P, C, strict=True)]
-    gaps = np.array([[float(r[5]), float(r[6])] for r in state["rows"]])
+    assert [r[3] for r in state["rows"]] == ["effective" if c else "Pareto only" if p else "dominated"
+                                             for p, c in zip(P, C, strict=True)]
+    gaps = np.array([[float(r[4]), float(r[5])] for r in state["rows"]])
     assert np.allclose(gaps, np.column_stack([pareto.pareto_gap(mu), pareto.effective_gap(mu)]), atol=6e-4)
     assert state["hull"] == len(np.unique(mu[C], axis=0))
     return mu

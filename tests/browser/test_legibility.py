@@ -36,6 +36,9 @@ def test_design_preview_is_legible(new_context, server, screenshot):
     """The arms canvas (the preview of a 2-D fixed-means instance)."""
     page = open_at(new_context, server, "design?preset=default", LAPTOP)
     assert_legible_canvas(page)
+    cut = page.evaluate("() => { const s = document.querySelector('.bv-canvas-scroll');"
+                        " return s.scrollWidth - s.clientWidth; }")
+    assert cut <= 0, f"the gaps table is cut by {cut} px"  # every column, the effective gap's too, on screen
     screenshot(page, "legible_design_1366x768")
 
 
