@@ -212,6 +212,7 @@ def test_design_edits_are_kept_across_pages(new_context, server, screenshot, tmp
     means = link_means(page)
     assert (means[0][0], means[1][1], means[2][0]) == (0.97, 0.51, 0.61)  # every edit kept
     assert "custom (from default)" in page.locator("h3").first.inner_text()
+    settle(page)  # the link is written during the edit's run: the button may still be drawn anew
     with page.expect_download() as download:
         page.get_by_role("button", name="Export JSON").click()
     exported = json.loads(open(download.value.path()).read())
