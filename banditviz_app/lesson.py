@@ -10,6 +10,10 @@ Decisions (ours):
   example opens with that arm Pareto optimal but off the effective front, the point of the step: where the
   paper's round puts it on the effective front (round 2's a(4) at (0.5, 0.5)), it starts at (0.35, 0.35)
   and the text says where the paper has it.
+* Step 4 then plays MOL-TS, which aims at the effective front, against MOL-UCB, which aims at the Pareto front
+  (MOL-TS Sec. 6's baseline), on the class's own instance (the current one when it has fixed means and a
+  Pareto-optimal arm off the hull, else the default preset), both through the identity context: the sentence
+  reads the runs' final pull counts and effective regret.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import pandas as pd
 
 import banditviz
 from banditviz import pareto, words
+from banditviz.sweep import parse_pulls
 
 # ---------------------------------------------------------------------------------------------- step 1
 
@@ -116,6 +121,44 @@ def gap_sentences(instance: banditviz.Instance, arm: int, name: str) -> tuple[st
                 f"against the convex hull, is {effective:.3f}); each pull of {name} adds {gap:.3f} to the regret.")
     return (f"{name} is on the Pareto front: gap **0**",
             f"Pulling it costs no Pareto regret (its effective gap, against the convex hull, is {effective:.3f}).")
+
+
+FRONT_PLAYERS = ("mol_ts", "mol_ucb")  # aims at the effective front / at the Pareto front (MOL-TS Sec. 6)
+MAX_CLASS_ARMS = 50  # a class's instance larger than this is replaced by the default preset in step 4
+
+
+def class_instance(current: banditviz.Instance) -> banditviz.Instance:
+    """Step 4's instance to play: ``current`` when it has fixed means, at most `MAX_CLASS_ARMS` arms and a
+    Pareto-optimal arm off the effective front (the point of the step), else the default preset."""
+    off_hull = set(current.pareto_set) - set(current.effective_set) if current.kind == "means" else set()
+    return current if off_hull and current.K <= MAX_CLASS_ARMS else banditviz.preset("default")
+
+
+def front_play(table: pd.DataFrame, instance: banditviz.Instance) -> dict[str, tuple[float, float, float]]:
+    """Per algorithm of a sweep ``table`` on ``instance``: the share of pulls on the effective front, the share on
+    the Pareto-optimal arms off it, and the mean final effective regret, over its seeds (last recorded round)."""
+    on = np.isin(np.arange(instance.K), instance.effective_set)
+    off = np.isin(np.arange(instance.K), instance.pareto_set) & ~on
+    out = {}
+    for algorithm, rows in table[table["round"].notna()].groupby("algorithm", sort=False):
+        last = rows[rows["round"] == rows["round"].max()]
+        pulls = parse_pulls(last["pulls"]).astype(float)
+        shares = pulls / pulls.sum(axis=1, keepdims=True)
+        out[str(algorithm)] = (float(shares[:, on].sum(axis=1).mean()), float(shares[:, off].sum(axis=1).mean()),
+                               float(last["cum_effective_regret"].mean()))
+    return out
+
+
+def front_play_sentence(instance: banditviz.Instance, play: dict[str, tuple[float, float, float]],
+                        horizon: int, seeds: int) -> str:
+    """Step 4's second part: how often each algorithm played the Pareto-optimal arms off the hull, and its
+    effective regret."""
+    off = [instance.arm_names[i] for i in sorted(set(instance.pareto_set) - set(instance.effective_set))]
+    ts, ucb = play[FRONT_PLAYERS[0]], play[FRONT_PLAYERS[1]]
+    return (f"On {instance.name or 'this instance'}, over {words.count(seeds, 'seed')} of {horizon:,} rounds, "
+            f"MOL-TS spent {ts[1]:.0%} of its pulls on {words.listed(off)} (Pareto optimal, off the effective front) "
+            f"and {ts[0]:.0%} on the effective front; MOL-UCB, which aims at the Pareto front, spent {ucb[1]:.0%} "
+            f"on {words.listed(off)}. Effective regret: {ts[2]:.1f} for MOL-TS, {ucb[2]:.1f} for MOL-UCB.")
 
 
 def growth_sentence(curves: pd.DataFrame, horizon: int) -> str:

@@ -99,6 +99,27 @@ def readable(table: pd.DataFrame, instance: banditviz.Instance) -> pd.DataFrame:
     return table.rename(columns=lambda c: column_name(str(c), instance.objective_names))
 
 
+_SUMMARY_NAMES = {"stopping_time": "samples until stopping", "success_rate": "success rate",
+                  "stopped_rate": "share of runs that stopped"}
+
+
+def summary_headers(summary: pd.DataFrame, instance: banditviz.Instance) -> pd.DataFrame:
+    """A `summary` with headers a reader takes at a glance, no snake_case: ``cum_pareto_regret_mean`` -> "Pareto
+    regret at T (mean)", ``cum_reward_1_sd`` -> "expected reward of <objective 1> at T (sd)", ``stopping_time_mean``
+    -> "samples until stopping (mean)" (the CSV keeps the short names, for programs)."""
+    def header(column: str) -> str:
+        base, stat = column, ""
+        for suffix in ("_mean", "_sd"):
+            if column.endswith(suffix):
+                base, stat = column.removesuffix(suffix), f" ({suffix[1:]})"
+        if base.startswith("cum_reward_") and base[11:].isdigit() and int(base[11:]) <= instance.L:
+            return f"expected reward of {instance.objective_names[int(base[11:]) - 1]} at T{stat}"
+        if base.startswith("cum_"):
+            return f"{figures.metric_label(base[4:])} at T{stat}"
+        return _SUMMARY_NAMES.get(base, base.replace("_", " ")) + stat
+    return summary.rename(columns=lambda c: header(str(c)))
+
+
 _SWEEPS: OrderedDict[tuple[Any, ...], pd.DataFrame] = OrderedDict()
 _SWEEPS_LOCK = threading.Lock()
 MAX_SWEEPS = 32

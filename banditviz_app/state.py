@@ -248,10 +248,20 @@ def version() -> int:
     return st.session_state.get("bv_version", 0)
 
 
-def as_edit(instance: banditviz.Instance, base: banditviz.Instance) -> banditviz.Instance:
-    """``instance``, an edit of ``base``, named as a custom instance: "custom (from <base>)" with a description
-    saying so (a preset's or generator's name and description no longer describe it)."""
-    if base.name.startswith("custom"):
+def named_by_origin(instance: banditviz.Instance, source: dict[str, Any]) -> bool:
+    """Whether ``instance``'s name says where it came from (a preset or a generator, by ``source``, or a preset's key
+    as the name of an imported file; no name at all), rather than a name the user gave it."""
+    return not instance.name or "preset" in source or "gen" in source or instance.name in banditviz.PRESETS
+
+
+def as_edit(instance: banditviz.Instance, base: banditviz.Instance, source: dict[str, Any] | None = None
+            ) -> banditviz.Instance:
+    """``instance``, an edit of ``base`` (made from ``source``, the current setting's by default), named as a custom
+    instance: "custom (from <base>)" with a description saying so when ``base``'s name described where it came from
+    (`named_by_origin`: a preset's or generator's name no longer describes the edit); a name the user gave, or a
+    custom instance's, and its description are kept."""
+    source = current().source if source is None else source
+    if base.name.startswith("custom") or not named_by_origin(base, source):
         return instance.with_changes(name=base.name, description=base.description)
     origin = base.name or "an imported instance"
     return instance.with_changes(name=f"custom (from {origin})",

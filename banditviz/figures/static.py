@@ -195,7 +195,8 @@ def regret_curves(frame: pd.DataFrame, metric: str = "pareto_regret", log_x: boo
         name = f"{alg} (mean of {seeds} seeds)" if seeds > 1 else f"{alg} (1 seed)"
         data.append(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([m + se, (m - se)[::-1]]),
                                fill="toself", fillcolor=rgba(c, 0.2), line={"width": 0}, mode="lines",
-                               name=f"{alg}: ±1 standard error", legendgroup=str(alg), hoverinfo="skip"))
+                               name=f"{alg}: ±1 standard error", legendgroup=str(alg), hoverinfo="skip",
+                               showlegend=False))  # one legend entry per algorithm: its mean (the band follows it)
         data.append(go.Scatter(x=x, y=m, mode="lines", name=name, legendgroup=str(alg),
                                line={"color": c, "width": 4, "dash": "solid" if i < 8 else "dash"},
                                hovertemplate=f"{alg}<br>round %{{x}}: %{{y:.4g}}<extra></extra>"))

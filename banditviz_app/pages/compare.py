@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 import banditviz
-from banditviz import figures, fronts, guarantees, limits, words
+from banditviz import figures, fronts, guarantees, limits, winners, words
 from banditviz_app import charts, forms, plugins, runs, state
 
 # Up to the app's horizon cap: a fixed-confidence identification comparison needs tens of thousands of samples
@@ -105,6 +105,7 @@ def regret_tab(curves) -> None:
                           persist_state="session")
     log_x = c2.checkbox("log rounds", key="compare_logx", persist_state="session")
     log_y = c3.checkbox("log regret", key="compare_logy", persist_state="session")
+    verdict(winners.regret_sentence(table, metric, figures.metric_label(metric)))
     shown = curves[curves.groupby("algorithm")[metric].transform(lambda v: v.notna().any())]
     missing = [a for a in pd.unique(curves["algorithm"]) if a not in set(shown["algorithm"])]
     if missing:
@@ -112,7 +113,14 @@ def regret_tab(curves) -> None:
     charts.show(figures.regret_curves(shown, metric=metric, log_x=log_x, log_y=log_y), key="compare_curves")
 
 
+def verdict(sentence: str | None) -> None:
+    """Who wins this view, in one sentence (`banditviz.winners`), above its chart."""
+    if sentence:
+        st.markdown(f"**{state.plain(sentence)}**")
+
+
 def stopping_tab(stops) -> None:
+    verdict(winners.samples_sentence(stops))
     left, right = st.columns(2)
     with left:
         charts.show(figures.sample_complexity_chart(stops), key="compare_sc")
@@ -155,7 +163,7 @@ for tab, draw in zip(forms.tabs(list(views), "compare_tab"), views.values(), str
         draw()
 
 st.subheader("Summary")
-st.dataframe(runs.readable(runs.summary(table), inst), hide_index=True, key="compare_summary")
+st.dataframe(runs.summary_headers(runs.summary(table), inst), hide_index=True, key="compare_summary")
 c1, c2 = st.columns(2)
 # The files are made when a button is clicked (deferred), not with every run of the page.
 c1.download_button("Summary (CSV)", lambda table=table: runs.readable(runs.summary(table), inst).to_csv(index=False),

@@ -106,6 +106,27 @@ def step_effective_front() -> None:
     text.markdown(f"### {lesson.effective_sentence(moved, example.arm)}")
     with fig_col:
         preview(moved, "learn_effective", unit_square=True)
+    effective_play()
+
+
+def effective_play(horizon: int = 2000, seeds: int = 5) -> None:
+    """Step 4, second part: MOL-TS (aims at the effective front) against MOL-UCB (the Pareto front) on the class's
+    own instance (`lesson.class_instance`), through the identity context: who plays the arm off the hull."""
+    inst = lesson.class_instance(state.current().instance)
+    text, fig_col = st.columns([2, 3], gap="large")
+    text.markdown(f"#### On the class's instance: {state.plain(inst.name or 'custom')}")
+    text.markdown("**MOL-TS** samples each arm's rewards and picks from the *effective* front of the samples; "
+                  "**MOL-UCB** picks from the *Pareto* front of its optimistic estimates. Each arm is its own feature "
+                  "(the identity context). Design an instance with an arm off the hull, and it is played here.")
+    with st.spinner("Playing MOL-TS and MOL-UCB..."):
+        table = runs.cached_sweep(state.compact_json(inst), runs.sweep_entries(list(lesson.FRONT_PLAYERS)), seeds,
+                                  horizon)
+    play = lesson.front_play(table, inst)
+    text.markdown(f"**{state.plain(lesson.front_play_sentence(inst, play, horizon, seeds))}**")
+    fig = figures.regret_curves(runs.curve_frame(table), metric="effective_regret")
+    fig.update_layout(title_text=f"cumulative effective regret, {seeds} seeds", title_font_size=20, height=420)
+    with fig_col, fold.box("learn_second"):
+        fold.show(fig, key="learn_effective_play")
 
 
 def step_pareto_regret() -> None:

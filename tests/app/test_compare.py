@@ -69,3 +69,12 @@ def test_the_form_shows_the_last_comparison_after_a_page_switch():
     at.switch_page("banditviz_app/pages/compare.py").run()
     assert at.multiselect(key="compare_algs_means").value == ["pareto_ucb1", "uniform"]
     assert (at.number_input(key="compare_seeds").value, at.number_input(key="compare_T").value) == (2, 200)
+
+
+def test_compare_says_who_wins_in_one_sentence_with_readable_headers():
+    at = run_compare("default", "pareto_ucb1", ["pareto_ucb1", "uniform"])
+    sentence = next(m.value for m in at.markdown if "lowest final" in m.value).replace("\\", "")  # as shown
+    assert "pareto_ucb1 has the lowest final Pareto regret" in sentence and "paired t-test" in sentence
+    summary = table_with(at, "runs")
+    assert "Pareto regret at T (mean)" in summary.columns
+    assert not [c for c in summary.columns if "_" in c], list(summary.columns)  # no snake_case header

@@ -50,7 +50,7 @@ def test_too_large_instances_are_not_put_in_the_link():
     ({"T": "0"}, "T"), ({"T": "1e9"}, "T"), ({"seed": "-1"}, "seed"), ({"seed": "x"}, "seed"),
     ({"gen": "nope"}, "gen"), ({"gen": "uniform_box", "gp": '{"K": 1}'}, "K"),
     ({"gen": "uniform_box", "gp": '{"evil": 1}'}, "gp"), ({"p": "[1]"}, "p"), ({"p": "{"}, "p"),
-    ({"alg": "mol_ts"}, "algorithm"),
+    ({"alg": "ramgape_b"}, "algorithm"),  # risk-averse: scalar distributions only (MOL-TS now runs on means)
 ])
 def test_bad_query_values_raise_value_errors_naming_the_key(query, field):
     with pytest.raises(ValueError, match=field):

@@ -104,7 +104,7 @@ def goto_page(page, server: str, title: str) -> None:
 
 def test_every_page_opens(page, server, screenshot):
     goto_page(page, server, "Design")
-    page.wait_for_selector(FIGURE, timeout=60_000)
+    page.wait_for_selector(".bv-canvas .bv-arm", timeout=60_000)  # the arms canvas (default: 2-D fixed means)
     no_exception(page)
     assert url_holds(page, "preset=default")  # the link survives page switches
     screenshot(page, "design", height=1800)

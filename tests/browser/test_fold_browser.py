@@ -49,8 +49,15 @@ def test_learn_steps_fit_the_screen_in_presentation_mode(new_context, server, sc
 
 @pytest.mark.parametrize("size", [LAPTOP, FULL_HD], ids=["1366x768", "1920x1080"])
 def test_design_preview_fits_the_screen_in_presentation_mode(new_context, server, screenshot, size):
+    """The arms canvas (2-D fixed means: its plot and legend) and the Plotly preview (3-D)."""
     page = open_at(new_context, server, "design?preset=default&present=1", size)
-    page.wait_for_selector(FIGURE)
-    top = on_screen(page)[0][0]
-    assert top < 0.35 * size[1]
+    page.wait_for_selector(".bv-canvas .bv-arm")
+    page.wait_for_timeout(500)
+    top, bottom = page.evaluate("() => { const r = document.querySelector('.bv-canvas svg').getBoundingClientRect();"
+                                " return [r.top, document.querySelector('.bv-canvas-legend')"
+                                ".getBoundingClientRect().bottom]; }")
+    assert top < 0.35 * size[1] and bottom <= size[1] and bottom - top >= 0.55 * (size[1] - top), (top, bottom)
     screenshot(page, f"fold_design_{size[0]}")
+    page = open_at(new_context, server, "design?preset=default_3d&present=1", size)
+    page.wait_for_selector(FIGURE)
+    assert on_screen(page)[0][0] < 0.35 * size[1]

@@ -17,6 +17,7 @@ pytestmark = pytest.mark.browser
 
 FULL_HD, LAPTOP = (1920, 1080), (1366, 768)
 FIGURE = ".js-plotly-plot"
+PREVIEW = ".bv-canvas .bv-arm, .js-plotly-plot"  # Design's preview: the arms canvas (2-D fixed means), else Plotly
 SMALL = "T=300&seed=0"
 
 
@@ -163,6 +164,7 @@ def edit_cell(page, row: int, column: int, value: str, columns: int = 3) -> None
     for attempt in range(8):  # the grid may still be settling after a rerun: measure it again, click until it opens
         settle(page)
         table.wait_for(state="visible", timeout=20_000)
+        table.evaluate("e => e.scrollIntoView({block: 'center'})")  # its rows may be under the fold
         grid = table.bounding_box()
         width = (grid["width"] - 33) / columns
         page.mouse.click(grid["x"] + 33 + (column + 0.5) * width, grid["y"] + 35 + 35 * row + 17)
@@ -192,7 +194,7 @@ def wait_means(page, row: int, column: int, value: float) -> None:
 
 def test_design_edits_are_kept_across_pages(new_context, server, screenshot, tmp_path):
     page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}")
-    page.wait_for_selector(FIGURE)
+    page.wait_for_selector(PREVIEW)
     edit_cell(page, 0, 1, "0.97")
     wait_means(page, 0, 0, 0.97)
     edit_cell(page, 1, 2, "0.51")
@@ -203,13 +205,14 @@ def test_design_edits_are_kept_across_pages(new_context, server, screenshot, tmp
     page.wait_for_selector(FIGURE)
     assert "custom (from default)" in sidebar(page)
     go(page, "Design")
-    page.wait_for_selector(FIGURE)
+    page.wait_for_selector(PREVIEW)
     screenshot(page, "journey_design_back")  # the table shows 0.970 and 0.510 (looked at)
     edit_cell(page, 2, 1, "0.61")
     wait_means(page, 2, 0, 0.61)
     means = link_means(page)
     assert (means[0][0], means[1][1], means[2][0]) == (0.97, 0.51, 0.61)  # every edit kept
     assert "custom (from default)" in page.locator("h3").first.inner_text()
+    settle(page)  # the link is written during the edit's run: the button may still be drawn anew
     with page.expect_download() as download:
         page.get_by_role("button", name="Export JSON").click()
     exported = json.loads(open(download.value.path()).read())
@@ -236,7 +239,7 @@ def test_a_rejected_upload_shows_its_own_message(new_context, server, screenshot
 
 def test_an_empty_new_row_in_the_arm_table_names_its_cell_and_keeps_the_instance(new_context, server, screenshot):
     page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
-    page.wait_for_selector(FIGURE)
+    page.wait_for_selector(PREVIEW)
     table = page.locator("[data-testid='stDataFrame']").first
     table.wait_for(state="visible")
     table.hover()  # shows the table's toolbar
@@ -455,14 +458,14 @@ def test_every_page_keeps_what_the_user_set_after_a_visit_to_another_page(new_co
 
 
 # ---------------------------------------------------------------------- reload and a fresh tab keep everything
-# Whether the Design preview draws an arm at ``x`` (the first objective of an edited cell).
-PREVIEW_HAS_X = ("(x) => [...document.querySelectorAll('.js-plotly-plot')]"
-                 ".some(p => (p._fullData || []).some(t => Array.from(t.x || []).includes(x)))")
+# Whether the Design preview (the arms canvas) lists an arm at ``x`` (the first objective of an edited cell).
+PREVIEW_HAS_X = ("(x) => [...document.querySelectorAll('.bv-canvas-gaps tbody tr')]"
+                 ".some(r => Number(r.children[1].textContent) === x)")
 
 
 def design_edit_kept(page) -> None:
     """The Design page shows the edited instance: its title, the sidebar, the link and the preview's point."""
-    page.wait_for_selector(FIGURE)
+    page.wait_for_selector(PREVIEW)
     wait_text(page, "custom (from default)", "h3")
     assert "custom (from default)" in sidebar(page)
     assert link_means(page)[0][0] == 0.97
@@ -488,7 +491,7 @@ def test_reload_and_a_fresh_tab_keep_the_design_edit_and_the_watch_choices(new_c
     page = context.new_page()
     page.goto(f"{server}/design?preset=default&alg=pareto_ucb1&{SMALL}")
     settle(page)
-    page.wait_for_selector(FIGURE)
+    page.wait_for_selector(PREVIEW)
     edit_cell(page, 0, 1, "0.97")
     wait_means(page, 0, 0, 0.97)
     settle(page)

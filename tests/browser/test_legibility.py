@@ -10,15 +10,35 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.test_journeys_browser import LAPTOP, open_at, run_comparison, settle
-from tests.browser.test_watch_player import CUT, assert_legible_charts
+from tests.browser.test_watch_player import CUT, assert_legible_charts, contrast, rgb
 
 pytestmark = pytest.mark.browser
 
+# The arms canvas's texts as drawn: tick labels, axis titles and arm names (size, fill), and whether one runs past
+# the canvas's edge.
+CANVAS_TEXTS = """(sel) => { const box = document.querySelector('.bv-canvas svg').getBoundingClientRect();
+  return [...document.querySelectorAll(sel)].map((t) => { const r = t.getBoundingClientRect();
+    return {text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize), fill: getComputedStyle(t).fill,
+            cut: r.left < box.left - 1 || r.right > box.right + 1}; }); }"""
+
+
+def assert_legible_canvas(page) -> None:
+    """Design's arms canvas as drawn: ticks >= 16 px, axis titles >= 18 px, arm names >= 16 px, dark on white, none
+    cut at its edge."""
+    page.locator(".bv-canvas .bv-arm").first.wait_for(timeout=60_000)
+    for sel, least in ((".bv-canvas .bv-tick", 16), (".bv-canvas .bv-axis", 18), (".bv-canvas .bv-label", 16)):
+        texts = page.evaluate(CANVAS_TEXTS, sel)
+        assert texts and all(t["size"] >= least and not t["cut"] for t in texts), (sel, texts)
+        assert all(contrast(rgb(t["fill"]), (255, 255, 255)) >= 4.5 for t in texts), (sel, texts)
+
 
 def test_design_preview_is_legible(new_context, server, screenshot):
+    """The arms canvas (the preview of a 2-D fixed-means instance)."""
     page = open_at(new_context, server, "design?preset=default", LAPTOP)
-    page.locator(".js-plotly-plot").first.wait_for()
-    assert_legible_charts(page)
+    assert_legible_canvas(page)
+    cut = page.evaluate("() => { const s = document.querySelector('.bv-canvas-scroll');"
+                        " return s.scrollWidth - s.clientWidth; }")
+    assert cut <= 0, f"the gaps table is cut by {cut} px"  # every column, the effective gap's too, on screen
     screenshot(page, "legible_design_1366x768")
 
 
@@ -73,6 +93,11 @@ def test_every_page_reads_on_a_phone(new_context, server, screenshot, path):
         if step:
             page.get_by_text(step, exact=True).click()
             settle(page)
+        if name == "design":  # its preview is the arms canvas (a 2-D fixed-means instance), not a Plotly chart
+            assert_legible_canvas(page)
+            assert page.evaluate(SIDEWAYS) == [0, 0]
+            screenshot(page, "phone_design_390x844", height=2400)
+            continue
         page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
         assert page.evaluate(SIDEWAYS) == [0, 0], step
         with contextlib.suppress(PlaywrightTimeout):  # the page fits its figures' texts to the phone (narrow.js)

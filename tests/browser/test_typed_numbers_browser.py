@@ -14,7 +14,7 @@ import json
 import pytest
 
 import banditviz
-from tests.browser.test_journeys_browser import FIGURE, LAPTOP, SMALL, open_at, query, settle
+from tests.browser.test_journeys_browser import FIGURE, LAPTOP, PREVIEW, SMALL, open_at, query, settle
 
 pytestmark = pytest.mark.browser
 
@@ -39,6 +39,9 @@ def type_into_cell(page, row: int, column: int, text: str, columns: int = 3) -> 
 def type_into_field(page, label: str, text: str) -> None:
     """Click the number field ``label``, select what it holds, type ``text`` as a person does, leave it (Tab)."""
     settle(page)  # a run that changed the instance draws the field anew: the old one goes when the run ends
+    # (and its second run, st.rerun, can start after `settle` looked: wait until the old field is gone)
+    page.wait_for_function("(l) => [...document.querySelectorAll('input')].filter((e) => e.ariaLabel === l)"
+                           ".length === 1", arg=label, timeout=30_000)
     field = page.get_by_label(label, exact=True)
     field.click()
     page.keyboard.press("Control+a")
@@ -83,7 +86,7 @@ def refused(page, field: str) -> str:
 
 def test_design_table_keeps_typed_numbers(new_context, server, screenshot):
     page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
-    page.wait_for_selector(FIGURE)
+    page.wait_for_selector(PREVIEW)
     for row, text in enumerate(TYPED):  # the first cell on a fresh page: where the keys used to be lost
         for attempt in range(3):  # a late rerun may redraw the grid and close the editor: type the cell again
             type_into_cell(page, row, 1, text)
@@ -102,7 +105,7 @@ def test_design_table_keeps_typed_numbers(new_context, server, screenshot):
 
 def test_design_noise_and_generator_fields_keep_typed_numbers_or_say_why_not(new_context, server, screenshot):
     page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
-    page.wait_for_selector(FIGURE)
+    page.wait_for_selector(PREVIEW)
     kept = None
     for text in TYPED:  # the noise's sigma: a number in (0, 1000]
         if float(text) > 0:

@@ -612,6 +612,9 @@ def test_regret_curves_mean_and_standard_error_band():
     fig = regret_curves(frame, log_x=True, log_y=True)
     line = next(t for t in fig.data if t.name == "A (mean of 3 seeds)")
     band = next(t for t in fig.data if t.name == "A: ±1 standard error")
+    assert sorted(t.name for t in fig.data if t.showlegend is not False) == ["A (mean of 3 seeds)",
+                                                                             "B (mean of 3 seeds)"]
+    assert band.legendgroup == line.legendgroup  # one legend entry per algorithm, which hides its band too
     cums = []
     for seed in range(3):
         sub = frame[(frame.algorithm == "A") & (frame.seed == seed)].sort_values("round")

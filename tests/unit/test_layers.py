@@ -25,7 +25,8 @@ LAYER_NAMES = ("model", "learners", "engine", "figures", "top", "app")
 MODEL_MODULES = {"instances", "words", "environment", "rewards", "_noise", "limits", "seeding", "datasets", "pareto",
                  "presets"}
 ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fronts", "guarantees", "experiments", "calibration",
-                  "reproduce", "verdicts", "claims", "results", "conformance", "plugins", "runlog"}
+                  "reproduce", "verdicts", "claims", "results", "conformance", "plugins", "runlog",
+                  "winners"}
 TRUTH = {"banditviz.environment", "banditviz.rewards"}
 
 

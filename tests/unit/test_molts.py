@@ -77,7 +77,7 @@ def test_confidence_radius_and_samples_match_the_spec_tables():
 def test_registry_entries():
     for name in MOL:
         spec = ALGORITHMS[name]
-        assert spec.task == "regret" and set(spec.kinds) == {"contextual", "linear"}
+        assert spec.task == "regret" and set(spec.kinds) == {"contextual", "linear", "means"}  # means: identity
     assert ALGORITHMS["mol_ts"].defaults() == {"M": 0, "c_mode": "scaled", "alpha": 0.1, "c": 1.0,
                                                "lam": 1.0, "delta": 0.05}
     assert ALGORITHMS["mol_eps_greedy"].defaults()["epsilon"] == 0.05
@@ -90,9 +90,10 @@ def test_bad_parameters_raise(params):
         run(preset("mol_ts_2d"), "mol_ts", 5, **params)
 
 
-def test_fixed_means_instance_is_rejected():
+def test_a_distributions_instance_is_rejected():
+    """Fixed means run through the identity context (tests/unit/test_molts_identity.py); scalar distributions not."""
     with pytest.raises(ValueError, match="instance kinds"):
-        run(preset("default"), "mol_ts", 5)
+        run(preset("risk_averse_table1"), "mol_ts", 5)
 
 
 # ---------------------------------------------------------------- ridge state and sampling

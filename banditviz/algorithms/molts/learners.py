@@ -17,6 +17,15 @@ Defaults (our decision): lambda = 1, delta = 0.05, R = the instance's noise sigm
 the exploration scale c = gamma = alpha c_{1,t}(delta) with alpha = 0.1 (D1: **our calibration, not the
 paper's value**; conclusions depend on it, alpha = 1 is the theory radius).
 
+Decision (spec silent), the identity context: on a fixed-means instance (kind "means", issue 26) every learner here
+sees one-hot contexts x_a = e_a (d = K), so that theta^(l) is the vector of the arms' means in objective l: the
+K-armed bandit as the special case of the linear model that the MOL-TS setting (Sec. 2, contexts x_{t,a} in R^d)
+contains, as the authors' linear analysis reads it. The ridge then keeps per arm the shrunk mean B_a / (n_a + lambda)
+and the width 1 / sqrt(n_a + lambda); the radius c_{1,t} uses d = K; every parameter keeps its default. V stays
+diagonal (a one-hot Sherman-Morrison step changes one diagonal entry), so MOL-TS samples with its diagonal's square
+root, which is its Cholesky factor exactly. The result is the same run, bit for bit, as on the "linear" instance
+with features I_K and theta = the means (tested). Up to `MAX_IDENTITY_ARMS` arms (V is K x K).
+
 Decision (spec silent): a `RoundState` shows what the algorithm saw when it chose the arm of round t
 (theta_hat_t, V_t and the round-t contexts), so that the samples, boxes and fronts explain the pull;
 ``counts`` include the pull.  Boxes are cubes of half-width (radius) ||x||_{V^{-1}} (our drawing): the radius is
@@ -35,7 +44,8 @@ from .core import confidence_radius, theorem2_samples
 from .front import EffectiveFrontSampler
 
 PAPER = "Park, Ann & Oh (NeurIPS 2025)"
-KINDS = ("contextual", "linear")
+KINDS = ("contextual", "linear", "means")
+MAX_IDENTITY_ARMS = 500
 def _indices(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.flatnonzero(mask))
 
@@ -70,7 +80,11 @@ class _MOLinear(Algorithm):
 
     def reset(self, problem: Problem, rng: np.random.Generator) -> None:
         if problem.kind not in KINDS:
-            raise ValueError(f"problem: {self.spec.name} needs arm contexts (instance kind 'contextual' or 'linear')")
+            raise ValueError(f"problem: {self.spec.name} runs on instance kinds {list(KINDS)}, not {problem.kind!r}")
+        if problem.kind == "means" and problem.K > MAX_IDENTITY_ARMS:
+            raise ValueError(f"number of arms K: the identity contexts of a 'means' instance need K <= "
+                             f"{MAX_IDENTITY_ARMS} for {self.spec.name} (d = K), got {problem.K}")
+        self.identity = problem.kind == "means"  # one-hot contexts x_a = e_a (module docstring)
         self.problem, self.rng = problem, rng
         self.K, self.L = problem.K, problem.L
         self.ridge: SharedRidge | None = None  # built at the first round, when the contexts (and d) are known
@@ -93,10 +107,12 @@ class _MOLinear(Algorithm):
     def _observe(self, t: int) -> None:
         """Read the round's contexts; point estimates x' theta_hat and widths ||x||_{V^{-1}} (our drawing)."""
         self.t = t
-        self.X = np.asarray(self.problem.context, dtype=float)
+        if self.ridge is None or not self.identity:
+            self.X = np.eye(self.K) if self.identity else np.asarray(self.problem.context, dtype=float)
         if self.ridge is None:
             self.d = self.X.shape[1]
-            self.fixed = self.problem.kind == "linear" and not self.problem.params.get("context_noise")
+            moving = self.problem.kind == "contextual" or self.problem.params.get("context_noise")
+            self.fixed = self.identity or not moving
             self.ridge = SharedRidge(self.d, self.L, self.params.get("lam", 1.0), self.X if self.fixed else None)
         self.theta_hat, self.V_inv = self.ridge.theta.copy(), self.ridge.V_inv.copy()
         seen = None if self.fixed else self.X  # fixed features: the ridge keeps their estimates and widths
@@ -200,8 +216,10 @@ class MOLTS(_MOLinear):
     def sample_parameters(self, c: float) -> np.ndarray:
         """M samples per objective, shape (L, M, d), each ~ N(theta_hat^(l), c^2 V^{-1})."""
         V_inv = self.ridge.V_inv
-        S = np.linalg.cholesky((V_inv + V_inv.T) / 2)
         z = self.rng.standard_normal((self.L, self.M, self.d))
+        if self.identity:  # V^{-1} diagonal: its Cholesky factor is the diagonal's square root (O(d), not O(d^3))
+            return self.ridge.theta.T[:, None, :] + c * (z * np.sqrt(np.diag(V_inv)))
+        S = np.linalg.cholesky((V_inv + V_inv.T) / 2)
         return self.ridge.theta.T[:, None, :] + c * z @ S.T
 
     def select(self, t: int) -> int:
