@@ -1,27 +1,32 @@
-"""The Papers page's catalogue: per paper, its public reference, setting, figures (each drawn from a shipped
-result by a builder of `banditviz.figures.papers`) and the scaled-down live rerun.
+"""The Papers page's catalogue: per paper, its public reference, setting, figures (each drawn from shipped results by
+a builder of `banditviz.figures.papers`), its rate figures and the scaled-down live rerun.
 
 The figures and verdicts come from `banditviz.reproduce` (shipped Parquet results with their provenance) and
-`banditviz.verdicts` (the claims and their tolerances); nothing here holds a number from a run.
+`banditviz.claims` (the claims, their tolerances, the sensitivity tables and the rate fits); nothing here holds a
+number from a run.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
 
 from banditviz import risk
+from banditviz.claims import lexmoslb, linpsi, molts, pfiwr, ramgape
+from banditviz.claims.stats import local_slope
 from banditviz.figures import papers as figs
+from banditviz.presets.risk_averse import table3
 from banditviz.reproduce import Result
 
 
 @dataclass(frozen=True)
 class Figure:
-    """One figure of a paper: the shipped result it reads and how to draw it."""
+    """One figure of a paper: the shipped result it reads and how to draw it from a table of that result's layout
+    (so that the live rerun draws its own table the same way)."""
 
     title: str
     result: str
@@ -29,8 +34,17 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class Chart:
+    """A figure drawn from several shipped results at once (a rate, a summary over settings)."""
+
+    title: str
+    results: tuple[str, ...]
+    draw: Callable[[Mapping[str, Result]], go.Figure]
+
+
+@dataclass(frozen=True)
 class Paper:
-    key: str  # "000" ... "004": PFIwR, LinPSI, MOL-TS, LexMOSLB, RAMGapE
+    key: str  # the paper's name in the package: "pfiwr", "linpsi", "molts", "lexmoslb", "ramgape"
     title: str
     reference: str  # authors, venue
     setting: str
@@ -39,6 +53,7 @@ class Paper:
     live_seeds: int  # default seeds of the live rerun
     live_horizon: int | None = None  # shorter horizon for the live rerun (None: the shipped one)
     live_instances: int | None = None  # only the first instances of the config
+    charts: tuple[Chart, ...] = ()  # rates and other figures over several results
 
 
 def _curves(metrics: list[str], title: str, stat: str = "mean") -> Callable[[pd.DataFrame, Result], go.Figure]:
@@ -51,10 +66,14 @@ def _estimation(instance: str, paper_ratio: float) -> Callable[[pd.DataFrame, Re
                                         f"{instance}: paper's ratio at n = 2000 is {paper_ratio}")
 
 
-def _fronts(table: pd.DataFrame, result: Result) -> go.Figure:
-    """PFIwR Fig. 2 (a): the fronts the runs identified, per p, on the instance's true means."""
-    inst = next(iter(result.config.instances.values()))
-    return figs.identified_fronts(table, inst.means, "Identified Pareto fronts", tuple(inst.objective_names))
+def _fronts(title: str, eps: float | None = None) -> Callable[[pd.DataFrame, Result], go.Figure]:
+    """PFIwR Figs. 2 (a) and 3 (a): the fronts the runs identified (per p, or of both algorithms at ``eps``)."""
+    def draw(table: pd.DataFrame, result: Result) -> go.Figure:
+        inst = next(iter(result.config.instances.values()))
+        if eps is not None:
+            table = table[table["params"].map(lambda p: json.loads(p)["eps"]) == eps]
+        return figs.identified_fronts(table, inst.means, title, tuple(inst.objective_names))
+    return draw
 
 
 def _llvm_regret(table: pd.DataFrame, _: Result) -> go.Figure:
@@ -70,12 +89,69 @@ def _pareto_pulls(table: pd.DataFrame, result: Result) -> go.Figure:
                                 tuple(risk.pareto_set(inst)))
 
 
+def _rate(fit_of: Callable[[Mapping[str, Result]], tuple[list[tuple[str, object]], float]], title: str,
+          x_title: str, y_title: str) -> Callable[[Mapping[str, Result]], go.Figure]:
+    def draw(results: Mapping[str, Result]) -> go.Figure:
+        fits, theory = fit_of(results)
+        return figs.rate(fits, theory, title, x_title, y_title, "the theorem's slope (log factor included)")
+    return draw
+
+
+def _pfiwr_rate(key: str):
+    def fit_of(results: Mapping[str, Result]):
+        fit, theory, _ = pfiwr.rate_fit(results[{"eps": pfiwr.RATE_EPS, "d": pfiwr.RATE_D, "p": pfiwr.RATE_P}[key]],
+                                        key)
+        return [("c_beta = 0.02", fit)], theory
+    return fit_of
+
+
+def _lex_rate(algorithm: str, columns: tuple[str, ...], bound: Callable[[float, str], float]):
+    def fit_of(results: Mapping[str, Result]):
+        runs = tuple(results[n] for n in lexmoslb.RATE_T)
+        fits = [(c.removeprefix("cum_").replace("_", " "), lexmoslb.horizon_fit(runs, algorithm, c)) for c in columns]
+        Ts = [r.config.horizon for r in runs]
+        return fits, local_slope(Ts, [bound(T, columns[0]) for T in Ts])
+    return fit_of
+
+
+def _exp2_widths(results: Mapping[str, Result]) -> go.Figure:
+    """RAMGapE Exp. 2: each arm's pulls at stopping against its gap, per algorithm and pattern (seed 1)."""
+    rows = []
+    table = results[ramgape.EXP2].table
+    for _, row in table[table["seed"] == 1].iterrows():
+        inst = table3(int(str(row["instance"]).split()[-1]))
+        gap = risk.gaps(*risk.truth(inst))
+        for k, n in enumerate(map(int, str(row["pulls"]).split(","))):
+            rows.append({"series": f"{ramgape.NAMES[row['algorithm']]}, {row['instance']}", "gap": gap[k],
+                         "pulls": n})
+    return figs.points_against(pd.DataFrame(rows), "gap", "pulls", "series",
+                               "Exp. 2 (eps = 0): pulls per arm at stopping against the arm's gap (0: Pareto arms)",
+                               "gap Delta_i", "pulls at stopping", log_y=True)
+
+
+def _appendix_f(column: str, label: str) -> Callable[[Mapping[str, Result]], go.Figure]:
+    """MOL-TS App. F: each algorithm's final regret per setting (mean over the 10 instances, PFIwR extended)."""
+    def draw(results: Mapping[str, Result]) -> go.Figure:
+        rows = []
+        for name in (molts.APPF, molts.APPF_LIN):
+            for fig in molts.APPF_FIGURES:
+                instances = molts.figure_instances(results[name], fig)
+                if not instances:
+                    continue
+                for alg, part in molts.totals(results[name], instances).items():
+                    rows += [{"figure": f"Fig. {fig}", "algorithm": molts.NAMES[alg], column: v}
+                             for v in part[column]]
+        return figs.totals_against(pd.DataFrame(rows), "figure", column, "algorithm",
+                                   f"App. F: {label} at T = 10,000 per setting (mean ± s.e. over 10 instances)", label)
+    return draw
+
+
 LEX_REGRET = ["cum_lex_regret_1", "cum_lex_regret_5"]
 LEX_REWARD = [f"cum_reward_{i}" for i in range(1, 6)]
 
 PAPERS: tuple[Paper, ...] = (
     Paper(
-        key="000", title="Pareto Front Identification with Regret Minimization",
+        key="pfiwr", title="Pareto Front Identification with Regret Minimization",
         reference="Kim, Iyengar & Zeevi (Columbia University), preprint",
         setting="Linear bandit with L objectives and per-round contexts X = x_k + r U (mean x_k): identify the "
                 "(epsilon-)Pareto front with confidence 1 - delta while keeping the Pareto regret low (PFIwR), "
@@ -89,75 +165,133 @@ PAPERS: tuple[Paper, ...] = (
                         "pfiwr_estimation", _estimation("rho = 0", 0.73)),
                  Figure("Fig. 1b (rho = 0.9, correlated contexts): l2 error of estimator (10) and of ridge",
                         "pfiwr_estimation", _estimation("rho = 0.9", 0.99)),
-                 Figure("Fig. 2 (a): identified Pareto fronts for p = 0.1, 0.5, 0.9", "pfiwr_sensitivity", _fronts),
+                 Figure("Fig. 2 (a): identified Pareto fronts for p = 0.1, 0.5, 0.9", "pfiwr_sensitivity",
+                        _fronts("Identified Pareto fronts")),
                  Figure("Fig. 2 (b): cumulative Pareto regret for p = 0.1, 0.5, 0.9", "pfiwr_sensitivity",
                         _curves(["cum_pareto_regret"], "PFIwR, sensitivity to p")),
+                 Figure("Fig. 3 (a), on the LLVM-like stand-in (not the paper's data): identified fronts, eps = 0.01",
+                        "pfiwr_llvm_like", _fronts("LLVM-like stand-in: identified fronts, eps = 0.01", 0.01)),
                  Figure("Fig. 3 (b), on the LLVM-like stand-in (not the paper's data): cumulative Pareto regret, "
                         "eps = 0.01", "pfiwr_llvm_like", _llvm_regret)),
+        charts=(Chart("Theorem 4.3: stopping time against Delta_eps", (pfiwr.RATE_EPS,),
+                      _rate(_pfiwr_rate("eps"), "Stopping time against Delta_eps (d = 10, p = 0.5)", "Delta_eps = eps",
+                            "mean stopping time")),
+                Chart("Theorem 4.3: stopping time against d", (pfiwr.RATE_D,),
+                      _rate(_pfiwr_rate("d"), "Stopping time against d (eps = 0.3, p = 0.5)", "d = K",
+                            "mean stopping time")),
+                Chart("Theorem 4.3: stopping time against the factor 1/p^2 + 1/(1 - p)", (pfiwr.RATE_P,),
+                      _rate(_pfiwr_rate("p"), "Stopping time against 1/p^2 + 1/(1 - p) (p = 0.05 ... 0.5)",
+                            "1/p^2 + 1/(1 - p)", "mean stopping time")),
+                Chart("Theorem 4.4: cumulative Pareto regret against t (Fig. 2's instance, c_beta = 0.02)",
+                      (pfiwr.SENS_CB,), _rate(lambda r: ([("PFIwR, p = 0.5", pfiwr.regret_fit(r[pfiwr.SENS_CB])[0])],
+                                                         pfiwr.regret_fit(r[pfiwr.SENS_CB])[1]),
+                                              "Cumulative Pareto regret against t", "round t",
+                                              "mean cumulative Pareto regret"))),
         live="pfiwr_estimation", live_seeds=3,
     ),
     Paper(
-        key="001", title="Bandit Pareto Set Identification in a Multi-Output Linear Model",
+        key="linpsi", title="Bandit Pareto Set Identification in a Multi-Output Linear Model",
         reference="Kone, Kaufmann & Richert, AISTATS 2025",
         setting="Linear model, h features, 2 objectives: find the Pareto set with a fixed budget T (GEGE against "
                 "EGE-SH, EGE-SR, uniform allocation) or a fixed confidence delta (GEGE against APE and PAL). "
                 "Synthetic nested family (h = 8, K = 8 ... 128) and NoC (K = 259, h = 4); 500 runs per point.",
         figures=(Figure("Fig. 1: misidentification rate against K, fixed budget T = 1111",
-                        "psi_synthetic_fixed_budget",
+                        "linpsi_synthetic_fixed_budget",
                         lambda t, _: figs.rate_against(t, "arms", "Fixed budget, synthetic family")),
-                 Figure("Fig. 3: misidentification rate against the budget on NoC", "psi_noc_fixed_budget",
+                 Figure("Fig. 3: misidentification rate against the budget on NoC", "linpsi_noc_fixed_budget",
                         lambda t, _: figs.rate_against(t, "budget", "Fixed budget, NoC")),
-                 Figure("Fig. 2: samples to stop against K, delta = 0.01", "psi_synthetic_fixed_confidence",
+                 Figure("Fig. 2: samples to stop against K, delta = 0.01", "linpsi_synthetic_fixed_confidence",
                         lambda t, _: figs.mean_against(t, "stopping_time", "Fixed confidence, synthetic family",
                                                        "arms K")),
-                 Figure("Fig. 4: samples to stop on NoC, delta = 0.01", "psi_noc_fixed_confidence",
+                 Figure("Fig. 4: samples to stop on NoC, delta = 0.01", "linpsi_noc_fixed_confidence",
                         lambda t, _: figs.spread(t, "stopping_time", "Fixed confidence, NoC: samples per run"))),
-        live="psi_synthetic_fixed_budget", live_seeds=20, live_instances=3,
+        charts=(Chart("Theorem 1: error against the budget T (semi-log), K = 8 and K = 128", (linpsi.RATE_T,),
+                      lambda r: figs.rate([(f"GEGE, {k}", linpsi.exponent_fit(r[linpsi.RATE_T], "gege_fb", k))
+                                           for k in ("K=8", "K=128")]
+                                          + [(f"EGE-SH, {k}", linpsi.exponent_fit(r[linpsi.RATE_T], "ege_sh", k))
+                                             for k in ("K=8", "K=128")],
+                                          linpsi.exponent_fit(r[linpsi.RATE_T], "gege_fb", "K=8").slope,
+                                          "Misidentification rate against T (log scale)", "budget T",
+                                          "misidentification rate", "GEGE's K = 8 slope, for comparison")),
+                Chart("Theorem 3: samples against log(1/delta)", (linpsi.RATE_DELTA,),
+                      lambda r: figs.rate([("GEGE (the paper's t_r)", linpsi.delta_fit(r[linpsi.RATE_DELTA])[0])],
+                                          linpsi.delta_fit(r[linpsi.RATE_DELTA])[1], "Samples against log(1/delta)",
+                                          "log(1/delta)", "mean samples", "Theorem 3's bound"))),
+        live="linpsi_synthetic_fixed_budget", live_seeds=20, live_instances=3,
     ),
     Paper(
-        key="002", title="Thompson Sampling for Multi-Objective Linear Contextual Bandit",
+        key="molts", title="Thompson Sampling for Multi-Objective Linear Contextual Bandit",
         reference="Park, Ann & Oh (Seoul National University), NeurIPS 2025",
         setting="Contextual linear bandit, K = 50 arms, d = 5, L = 4 objectives, fresh contexts every round, "
                 "sigma = 1, 10 instances (one run each): MOL-TS (M = O(log L) and M = 1), MOL-UCB and "
-                "MOL-eps-greedy; Pareto regret, effective Pareto regret and cumulative reward per objective.",
-        figures=(Figure("Fig. 2, column 1: cumulative Pareto and effective Pareto regret", "mol_ts_main",
+                "MOL-eps-greedy; Pareto regret, effective Pareto regret and cumulative reward per objective. "
+                "Appendix F: the same in ten other settings of K, d and L, two of them linear (with PFIwR).",
+        figures=(Figure("Fig. 2, column 1: cumulative Pareto and effective Pareto regret", "molts_main",
                         _curves(["cum_pareto_regret", "cum_effective_regret"], "MOL-TS and baselines")),
-                 Figure("Fig. 2, columns 2-3: cumulative reward per objective", "mol_ts_main",
+                 Figure("Fig. 2, columns 2-3: cumulative reward per objective", "molts_main",
                         _curves([f"cum_reward_{i}" for i in range(1, 5)], "Cumulative expected reward"))),
-        live="mol_ts_main", live_seeds=1, live_horizon=300, live_instances=2,
+        charts=(Chart("App. F: effective Pareto regret per setting", (molts.APPF, molts.APPF_LIN),
+                      _appendix_f("cum_effective_regret", "effective Pareto regret")),
+                Chart("App. F: Pareto regret per setting", (molts.APPF, molts.APPF_LIN),
+                      _appendix_f("cum_pareto_regret", "Pareto regret")),
+                Chart("Theorem 2: regret against t (T = 1,000 ... 10,000)", (molts.MAIN,),
+                      lambda r: figs.rate([("MOL-TS, EPR", molts.time_fit(r[molts.MAIN])[0]),
+                                           ("MOL-TS, PR", molts.time_fit(r[molts.MAIN], column="cum_pareto_regret")[0]),
+                                           ("eps-greedy, EPR", molts.time_fit(r[molts.MAIN], "mol_eps_greedy")[0])],
+                                          molts.time_fit(r[molts.MAIN])[1], "Cumulative regret against t",
+                                          "round t", "mean cumulative regret", "Theorem 2's bound")),
+                Chart("Theorem 2: effective Pareto regret at T = 10,000 against d", (molts.RATE_D,),
+                      lambda r: figs.rate([("MOL-TS", molts.dimension_fit(r[molts.RATE_D])[0])],
+                                          molts.dimension_fit(r[molts.RATE_D])[1], "EPR at T = 10,000 against d",
+                                          "d", "mean EPR", "Theorem 2's bound"))),
+        live="molts_main", live_seeds=1, live_horizon=300, live_instances=2,
     ),
     Paper(
-        key="003", title="Multiobjective Stochastic Linear Bandits under Lexicographic Ordering",
+        key="lexmoslb", title="Multiobjective Stochastic Linear Bandits under Lexicographic Ordering",
         reference="anonymous authors (double-blind submission)",
         setting="Linear bandit with m = 5 ranked objectives, 10 one-hot arms (Table 1), N(0, 1) noise, "
                 "delta = 0.01, 10 runs: STE2LO and MTE2LO against PF-LEX and OFUL; general regret per objective "
                 "and cumulative reward per objective, lambda = 0.1 and lambda = 10.",
-        figures=(Figure("Fig. 2a (lambda = 0.1): general regret on objectives 1 and 5", "lexicographic_lambda_0.1",
+        figures=(Figure("Fig. 2a (lambda = 0.1): general regret on objectives 1 and 5", "lexmoslb_lambda_0.1",
                         _curves(LEX_REGRET, "lambda = 0.1")),
-                 Figure("lambda = 0.1: cumulative reward per objective", "lexicographic_lambda_0.1",
+                 Figure("lambda = 0.1: cumulative reward per objective", "lexmoslb_lambda_0.1",
                         _curves(LEX_REWARD, "lambda = 0.1")),
-                 Figure("Fig. 2b (lambda = 10): general regret on objectives 1 and 5", "lexicographic_lambda_10",
+                 Figure("Fig. 2b (lambda = 10): general regret on objectives 1 and 5", "lexmoslb_lambda_10",
                         _curves(LEX_REGRET, "lambda = 10")),
-                 Figure("lambda = 10: cumulative reward per objective", "lexicographic_lambda_10",
+                 Figure("lambda = 10: cumulative reward per objective", "lexmoslb_lambda_10",
                         _curves(LEX_REWARD, "lambda = 10"))),
-        live="lexicographic_lambda_0.1", live_seeds=2, live_horizon=3000,
+        charts=(Chart("Theorem 1: STE2LO's priority regret against T", lexmoslb.RATE_T,
+                      _rate(_lex_rate("ste2lo", ("cum_priority_regret_1", "cum_priority_regret_2"),
+                                      lambda T, _: lexmoslb.theorem1(T)),
+                            "STE2LO: priority regret against T", "horizon T", "mean regret at T")),
+                Chart("Theorem 2: MTE2LO's general regret against T", lexmoslb.RATE_T,
+                      _rate(_lex_rate("mte2lo", ("cum_lex_regret_1", "cum_lex_regret_5"),
+                                      lambda T, _: lexmoslb.theorem2(T, 1)),
+                            "MTE2LO: general regret against T", "horizon T", "mean regret at T"))),
+        live="lexmoslb_lambda_0.1", live_seeds=2, live_horizon=3000,
     ),
     Paper(
-        key="004", title="Risk-Averse Best Arm Set Identification with Fixed Budget and Fixed Confidence",
+        key="ramgape", title="Risk-Averse Best Arm Set Identification with Fixed Budget and Fixed Confidence",
         reference="Nonaga, Tabata, Mizuno & Komatsuzaki (Hokkaido University), preprint",
         setting="K arms with rewards in [0, 1]; objectives: the mean (maximise) and the mean-variance risk "
                 "xi = (sigma^2 - rho mu) / (3 + rho) (minimise), rho = 0.01. Exp. 1: 50 patterns, fixed confidence "
-                "(delta, eps) = (0.05, 0.1); Exp. 3: Table 1 (K = 10 Beta arms), budget 10,000, eps = 0.1, 50 runs; "
-                "Exp. 4: the same on Table 2 (K = 100).",
-        figures=(Figure("Exp. 3: per-round 25%-trimmed mean simple regret", "risk_averse_exp3",
+                "(delta, eps) = (0.05, 0.1); Exp. 2: eps = 0 on patterns 10 and 46; Exp. 3: Table 1 (K = 10 Beta "
+                "arms), budget 10,000, eps = 0.1, 50 runs; Exp. 4: the same on Table 2 (K = 100).",
+        figures=(Figure("Exp. 3: per-round 25%-trimmed mean simple regret", "ramgape_exp3",
                         _curves(["simple_regret"], "Fixed budget, K = 10", stat="trimmed")),
-                 Figure("Exp. 3: pull allocation per arm", "risk_averse_exp3", _pareto_pulls),
-                 Figure("Exp. 4 (K = 100): per-round 25%-trimmed mean simple regret", "risk_averse_exp4",
+                 Figure("Exp. 3: pull allocation per arm", "ramgape_exp3", _pareto_pulls),
+                 Figure("Exp. 4 (K = 100): per-round 25%-trimmed mean simple regret", "ramgape_exp4",
                         _curves(["simple_regret"], "Fixed budget, K = 100", stat="trimmed")),
-                 Figure("Exp. 4: pull allocation per arm", "risk_averse_exp4", _pareto_pulls),
-                 Figure("Exp. 1: stopping time per pattern", "risk_averse_exp1",
+                 Figure("Exp. 4: pull allocation per arm", "ramgape_exp4", _pareto_pulls),
+                 Figure("Exp. 1: stopping time per pattern", "ramgape_exp1",
                         lambda t, _: figs.mean_against(t, "stopping_time", "Fixed confidence, eps = 0.1",
                                                        "pattern"))),
-        live="risk_averse_exp3", live_seeds=5, live_horizon=3000,
+        charts=(Chart("Exp. 2: pulls per arm at stopping against the arm's gap", (ramgape.EXP2,), _exp2_widths),
+                Chart("Theorem B.9: stopping time against K / eps^2 log(K log2^2(1/eps) / delta)", (ramgape.RATE,),
+                      lambda r: figs.rate([("RAMGapEc", ramgape.rate_fit(r[ramgape.RATE]))], 1.0,
+                                          "Stopping time against the bound's complexity (eps = 0.1 ... 0.5)",
+                                          "K / eps^2 log(K log2^2(1/eps) / delta)", "mean stopping time",
+                                          "the bound's slope"))),
+        live="ramgape_exp3", live_seeds=5, live_horizon=3000,
     ),
 )

@@ -8,7 +8,12 @@ Every builder reads the tidy table of `banditviz.sweep` (shipped results or a li
   or the number of arms (Kone, Kaufmann & Richert, AISTATS 2025, Figs. 1 and 3);
 * `mean_against`: mean +- standard error of a per-run value (stopping time) against the instance's number;
 * `spread`: the distribution of a per-run value (stopping time) per algorithm, as box plots (LinPSI Fig. 4);
-* `pull_allocation`: each arm's mean number of pulls at the end of the runs, per algorithm.
+* `pull_allocation`: each arm's mean number of pulls at the end of the runs, per algorithm;
+* `identified_fronts`: the fronts the runs returned, on the instance's true means (PFIwR Figs. 2 (a), 3 (a));
+* `rate`: a theorem's rate on log-log (or semi-log) axes: the measured points with their intervals, the fitted
+  line and a line of the theorem's slope (`banditviz.claims.stats.Fit`);
+* `points_against`: one marker series per group of a per-arm value against another (RAMGapE Exp. 2);
+* `totals_against`: grouped bars of a per-run total per setting, log axis (MOL-TS App. F).
 """
 
 from __future__ import annotations
@@ -190,4 +195,50 @@ def identified_fronts(table: pd.DataFrame, means: np.ndarray, title: str,
     fig.update_yaxes(title_text=objective_names[1], row=1, col=1)
     fig.update_layout(**base_layout(titled(title, "true means; label: stopped runs that returned the arm")),
                       height=520)
+    return legible(fig)
+
+
+def rate(fits: list[tuple[str, object]], theory: float, title: str, x_title: str, y_title: str,
+         theory_label: str = "theorem's slope") -> go.Figure:
+    """A rate on log-log axes (semi-log when the fits are): each measured series (label, `banditviz.claims.stats.Fit`)
+    as points with their 95% intervals and its fitted line, and a line of the theorem's slope ``theory`` through the
+    first series' fitted centre."""
+    fig = go.Figure()
+    for i, (label, fit) in enumerate(fits):
+        color = series_color(i)
+        fig.add_trace(go.Scatter(x=fit.x, y=fit.y, mode="markers", name=plain(f"{label}: {fit.text()}"),
+                                 marker={"color": color, "size": 10}, legendgroup=label,
+                                 error_y={"type": "data", "symmetric": False, "array": fit.y_high - fit.y,
+                                          "arrayminus": fit.y - fit.y_low}))
+        fig.add_trace(go.Scatter(x=fit.x, y=fit.line(fit.slope), mode="lines", showlegend=False, legendgroup=label,
+                                 line={"color": color, "width": 3}, hoverinfo="skip"))
+    first = fits[0][1]
+    fig.add_trace(go.Scatter(x=first.x, y=first.line(theory), mode="lines", name=plain(f"{theory_label} {theory:.2f}"),
+                             line={"color": "#444444", "width": 2, "dash": "dash"}))
+    fig.update_layout(**base_layout(title), height=460, xaxis_title=x_title, yaxis_title=y_title,
+                      xaxis_type="log" if first.log_x else "linear", yaxis_type="log")
+    return legible(fig)
+
+
+def points_against(frame: pd.DataFrame, x: str, y: str, group: str, title: str, x_title: str, y_title: str,
+                   log_y: bool = False) -> go.Figure:
+    """One marker series per value of ``group``: ``y`` against ``x`` (e.g. each arm's box width against its gap)."""
+    fig = go.Figure()
+    for i, (label, part) in enumerate(frame.groupby(group, sort=False)):
+        fig.add_trace(go.Scatter(x=part[x], y=part[y], mode="markers", name=plain(str(label)),
+                                 marker={"color": series_color(i), "size": 10}))
+    fig.update_layout(**base_layout(title), height=460, xaxis_title=x_title, yaxis_title=y_title,
+                      yaxis_type="log" if log_y else "linear")
+    return legible(fig)
+
+
+def totals_against(frame: pd.DataFrame, x: str, y: str, group: str, title: str, y_title: str) -> go.Figure:
+    """Mean +- standard error of ``y`` per (``x``, ``group``) as grouped bars on a log axis (App. F's summary)."""
+    fig = go.Figure()
+    for i, (label, part) in enumerate(frame.groupby(group, sort=False)):
+        g = part.groupby(x, sort=False)[y]
+        mean, se = g.mean(), g.std(ddof=1).fillna(0.0) / np.sqrt(g.size())
+        fig.add_trace(go.Bar(x=list(mean.index), y=mean, name=plain(str(label)), marker_color=series_color(i),
+                             error_y={"type": "data", "array": se}))
+    fig.update_layout(**base_layout(title), height=480, barmode="group", yaxis_title=y_title, yaxis_type="log")
     return legible(fig)

@@ -18,7 +18,7 @@ MODEL, ENGINE, FIGURES, TOP = range(4)
 MODEL_MODULES = {"algorithms", "environment", "instances", "pareto", "presets", "risk", "design", "estimators",
                  "limits", "datasets", "fast_pareto", "fast_ape", "highs_lp", "seeding", "fast_noise"}
 ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fast_classic", "fast_linear", "fast_pfiwr", "fast_risk",
-                  "fronts", "guarantees", "lexicographic_repro", "calibration", "reproduce", "verdicts"}
+                  "fronts", "guarantees", "lexicographic_repro", "calibration", "reproduce", "claims"}
 
 
 def layer(module: str) -> int:
