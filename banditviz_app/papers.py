@@ -89,29 +89,71 @@ def _pareto_pulls(table: pd.DataFrame, result: Result) -> go.Figure:
                                 tuple(risk.pareto_set(inst)))
 
 
-def _rate(fit_of: Callable[[Mapping[str, Result]], tuple[list[tuple[str, object]], float]], title: str,
-          x_title: str, y_title: str) -> Callable[[Mapping[str, Result]], go.Figure]:
-    def draw(results: Mapping[str, Result]) -> go.Figure:
-        fits, theory = fit_of(results)
-        return figs.rate(fits, theory, title, x_title, y_title, "the theorem's slope (log factor included)")
-    return draw
+def _pfiwr_rates(results: Mapping[str, Result]) -> go.Figure:
+    """PFIwR Theorem 4.3: the stopping time against Delta_eps, d and the factor 1/p^2 + 1/(1 - p)."""
+    panels = []
+    for key, name, x_title in (("eps", pfiwr.RATE_EPS, "Delta_eps = eps"), ("d", pfiwr.RATE_D, "d = K"),
+                               ("p", pfiwr.RATE_P, "1/p^2 + 1/(1 - p)")):
+        fit, theory, _ = pfiwr.rate_fit(results[name], key)
+        panels.append(figs.RatePanel(f"against {x_title}", [(f"{x_title.split(' ')[0]}", fit)], theory, x_title,
+                                     "mean stopping time", "the theorem's slope (log factor included)"))
+    return figs.rates(panels, "PFIwR Theorem 4.3: stopping time (c_beta = 0.02, 20 runs per point)")
 
 
-def _pfiwr_rate(key: str):
-    def fit_of(results: Mapping[str, Result]):
-        fit, theory, _ = pfiwr.rate_fit(results[{"eps": pfiwr.RATE_EPS, "d": pfiwr.RATE_D, "p": pfiwr.RATE_P}[key]],
-                                        key)
-        return [("c_beta = 0.02", fit)], theory
-    return fit_of
+def _pfiwr_regret(results: Mapping[str, Result]) -> go.Figure:
+    fit, theory = pfiwr.regret_fit(results[pfiwr.SENS_CB])
+    return figs.rates([figs.RatePanel("Fig. 2's instance, p = 0.5, c_beta = 0.02", [("PFIwR", fit)], theory,
+                                      "round t", "mean cumulative Pareto regret", "the bound's slope")],
+                      "PFIwR Theorem 4.4: cumulative Pareto regret against t")
 
 
-def _lex_rate(algorithm: str, columns: tuple[str, ...], bound: Callable[[float, str], float]):
-    def fit_of(results: Mapping[str, Result]):
-        runs = tuple(results[n] for n in lexmoslb.RATE_T)
-        fits = [(c.removeprefix("cum_").replace("_", " "), lexmoslb.horizon_fit(runs, algorithm, c)) for c in columns]
-        Ts = [r.config.horizon for r in runs]
-        return fits, local_slope(Ts, [bound(T, columns[0]) for T in Ts])
-    return fit_of
+def _linpsi_rates(results: Mapping[str, Result]) -> go.Figure:
+    r = results[linpsi.RATE_T]
+    fits = [(f"{name}, {k}", linpsi.exponent_fit(r, alg, k)) for alg, name in (("gege_fb", "GEGE"),
+                                                                               ("ege_sh", "EGE-SH"))
+            for k in ("K=8", "K=128")]
+    delta, theory = linpsi.delta_fit(results[linpsi.RATE_DELTA])
+    return figs.rates([figs.RatePanel("Theorem 1: error against the budget (semi-log)", fits, -linpsi.GUARANTEED,
+                                      "budget T", "misidentification rate", "Theorem 1's guaranteed exponent"),
+                       figs.RatePanel("Theorem 3: samples against log(1/delta)", [("GEGE", delta)], theory,
+                                      "log(1/delta)", "mean samples", "Theorem 3's bound")],
+                      "LinPSI: GEGE's error exponent and its samples in log(1/delta)")
+
+
+def _molts_rates(results: Mapping[str, Result]) -> go.Figure:
+    r = results[molts.MAIN]
+    fit, theory = molts.time_fit(r)
+    dim, dim_theory = molts.dimension_fit(results[molts.RATE_D])
+    return figs.rates([figs.RatePanel("against t (molts_main)", [
+        ("MOL-TS, EPR", fit), ("MOL-TS, PR", molts.time_fit(r, column="cum_pareto_regret")[0]),
+        ("eps-greedy, EPR", molts.time_fit(r, "mol_eps_greedy")[0])], theory, "round t", "mean cumulative regret",
+        "Theorem 2's bound"), figs.RatePanel("against d (T = 10,000)", [
+            ("MOL-TS, EPR at T", dim), ("radius growing as d^3.5", molts.dimension_fit(results[molts.RATE_D],
+                                                                                    scaled=True)[0])],
+            dim_theory, "d", "mean EPR", "Theorem 2's bound")],
+                      "MOL-TS Theorem 2: effective Pareto regret against t and d")
+
+
+def _lex_rates(results: Mapping[str, Result]) -> go.Figure:
+    runs = tuple(results[n] for n in lexmoslb.RATE_T)
+    Ts = [r.config.horizon for r in runs]
+    panels = []
+    for alg, columns, bound, name in (
+            ("ste2lo", ("cum_priority_regret_1", "cum_priority_regret_2"), lexmoslb.theorem1, "STE2LO (Theorem 1)"),
+            ("mte2lo", ("cum_lex_regret_1", "cum_lex_regret_5"), lambda T: lexmoslb.theorem2(T, 1),
+             "MTE2LO (Theorem 2)")):
+        fits = [(c.removeprefix("cum_").replace("_", " "), lexmoslb.horizon_fit(runs, alg, c)) for c in columns]
+        panels.append(figs.RatePanel(name, fits, local_slope(Ts, [bound(T) for T in Ts]), "horizon T",
+                                     "mean regret at T", "the bound's slope"))
+    return figs.rates(panels, "LexMOSLB: regret against the horizon (lambda = 0.1, 20 runs per T)")
+
+
+def _ramgape_rate(results: Mapping[str, Result]) -> go.Figure:
+    fit = ramgape.rate_fit(results[ramgape.RATE])
+    return figs.rates([figs.RatePanel("eps = 0.1 ... 0.5, K = 10", [("RAMGapEc", fit)], 1.0,
+                                      "K / eps^2 log(K log2^2(1/eps) / delta)", "mean stopping time",
+                                      "the bound's slope")],
+                      "RAMGapE Theorem B.9: stopping time against the bound's complexity")
 
 
 def _exp2_widths(results: Mapping[str, Result]) -> go.Figure:
@@ -122,28 +164,25 @@ def _exp2_widths(results: Mapping[str, Result]) -> go.Figure:
         inst = table3(int(str(row["instance"]).split()[-1]))
         gap = risk.gaps(*risk.truth(inst))
         for k, n in enumerate(map(int, str(row["pulls"]).split(","))):
-            rows.append({"series": f"{ramgape.NAMES[row['algorithm']]}, {row['instance']}", "gap": gap[k],
+            rows.append({"algorithm": ramgape.NAMES[row["algorithm"]], "pattern": row["instance"], "gap": gap[k],
                          "pulls": n})
-    return figs.points_against(pd.DataFrame(rows), "gap", "pulls", "series",
+    return figs.points_against(pd.DataFrame(rows), "gap", "pulls", "algorithm", "pattern",
                                "Exp. 2 (eps = 0): pulls per arm at stopping against the arm's gap (0: Pareto arms)",
                                "gap Delta_i", "pulls at stopping", log_y=True)
 
 
-def _appendix_f(column: str, label: str) -> Callable[[Mapping[str, Result]], go.Figure]:
-    """MOL-TS App. F: each algorithm's final regret per setting (mean over the 10 instances, PFIwR extended)."""
-    def draw(results: Mapping[str, Result]) -> go.Figure:
-        rows = []
-        for name in (molts.APPF, molts.APPF_LIN):
-            for fig in molts.APPF_FIGURES:
-                instances = molts.figure_instances(results[name], fig)
-                if not instances:
-                    continue
-                for alg, part in molts.totals(results[name], instances).items():
-                    rows += [{"figure": f"Fig. {fig}", "algorithm": molts.NAMES[alg], column: v}
-                             for v in part[column]]
-        return figs.totals_against(pd.DataFrame(rows), "figure", column, "algorithm",
-                                   f"App. F: {label} at T = 10,000 per setting (mean ± s.e. over 10 instances)", label)
-    return draw
+def _appendix_f(results: Mapping[str, Result]) -> go.Figure:
+    """MOL-TS App. F: each algorithm's final regrets per setting (mean over the 10 instances, PFIwR extended)."""
+    rows = []
+    for name in (molts.APPF, molts.APPF_LIN):
+        for fig in molts.APPF_FIGURES:
+            instances = molts.figure_instances(results[name], fig)
+            for alg, part in (molts.totals(results[name], instances).items() if instances else ()):
+                rows += [{"figure": f"Fig. {fig}", "algorithm": molts.NAMES[alg], **row}
+                         for row in part[["cum_effective_regret", "cum_pareto_regret"]].to_dict("records")]
+    return figs.totals_against(pd.DataFrame(rows), "figure", [("cum_effective_regret", "effective Pareto regret"),
+                                                             ("cum_pareto_regret", "Pareto regret")], "algorithm",
+                               "App. F: regrets at T = 10,000 per setting (mean ± s.e. over 10 instances)")
 
 
 LEX_REGRET = ["cum_lex_regret_1", "cum_lex_regret_5"]
@@ -170,23 +209,12 @@ PAPERS: tuple[Paper, ...] = (
                  Figure("Fig. 2 (b): cumulative Pareto regret for p = 0.1, 0.5, 0.9", "pfiwr_sensitivity",
                         _curves(["cum_pareto_regret"], "PFIwR, sensitivity to p")),
                  Figure("Fig. 3 (a), on the LLVM-like stand-in (not the paper's data): identified fronts, eps = 0.01",
-                        "pfiwr_llvm_like", _fronts("LLVM-like stand-in: identified fronts, eps = 0.01", 0.01)),
+                        "pfiwr_llvm_like", _fronts("Identified fronts, eps = 0.01", 0.01)),
                  Figure("Fig. 3 (b), on the LLVM-like stand-in (not the paper's data): cumulative Pareto regret, "
                         "eps = 0.01", "pfiwr_llvm_like", _llvm_regret)),
-        charts=(Chart("Theorem 4.3: stopping time against Delta_eps", (pfiwr.RATE_EPS,),
-                      _rate(_pfiwr_rate("eps"), "Stopping time against Delta_eps (d = 10, p = 0.5)", "Delta_eps = eps",
-                            "mean stopping time")),
-                Chart("Theorem 4.3: stopping time against d", (pfiwr.RATE_D,),
-                      _rate(_pfiwr_rate("d"), "Stopping time against d (eps = 0.3, p = 0.5)", "d = K",
-                            "mean stopping time")),
-                Chart("Theorem 4.3: stopping time against the factor 1/p^2 + 1/(1 - p)", (pfiwr.RATE_P,),
-                      _rate(_pfiwr_rate("p"), "Stopping time against 1/p^2 + 1/(1 - p) (p = 0.05 ... 0.5)",
-                            "1/p^2 + 1/(1 - p)", "mean stopping time")),
-                Chart("Theorem 4.4: cumulative Pareto regret against t (Fig. 2's instance, c_beta = 0.02)",
-                      (pfiwr.SENS_CB,), _rate(lambda r: ([("PFIwR, p = 0.5", pfiwr.regret_fit(r[pfiwr.SENS_CB])[0])],
-                                                         pfiwr.regret_fit(r[pfiwr.SENS_CB])[1]),
-                                              "Cumulative Pareto regret against t", "round t",
-                                              "mean cumulative Pareto regret"))),
+        charts=(Chart("Theorem 4.3: stopping time against Delta_eps, d and p",
+                      (pfiwr.RATE_EPS, pfiwr.RATE_D, pfiwr.RATE_P), _pfiwr_rates),
+                Chart("Theorem 4.4: cumulative Pareto regret against t", (pfiwr.SENS_CB,), _pfiwr_regret)),
         live="pfiwr_estimation", live_seeds=3,
     ),
     Paper(
@@ -205,18 +233,8 @@ PAPERS: tuple[Paper, ...] = (
                                                        "arms K")),
                  Figure("Fig. 4: samples to stop on NoC, delta = 0.01", "linpsi_noc_fixed_confidence",
                         lambda t, _: figs.spread(t, "stopping_time", "Fixed confidence, NoC: samples per run"))),
-        charts=(Chart("Theorem 1: error against the budget T (semi-log), K = 8 and K = 128", (linpsi.RATE_T,),
-                      lambda r: figs.rate([(f"GEGE, {k}", linpsi.exponent_fit(r[linpsi.RATE_T], "gege_fb", k))
-                                           for k in ("K=8", "K=128")]
-                                          + [(f"EGE-SH, {k}", linpsi.exponent_fit(r[linpsi.RATE_T], "ege_sh", k))
-                                             for k in ("K=8", "K=128")],
-                                          linpsi.exponent_fit(r[linpsi.RATE_T], "gege_fb", "K=8").slope,
-                                          "Misidentification rate against T (log scale)", "budget T",
-                                          "misidentification rate", "GEGE's K = 8 slope, for comparison")),
-                Chart("Theorem 3: samples against log(1/delta)", (linpsi.RATE_DELTA,),
-                      lambda r: figs.rate([("GEGE (the paper's t_r)", linpsi.delta_fit(r[linpsi.RATE_DELTA])[0])],
-                                          linpsi.delta_fit(r[linpsi.RATE_DELTA])[1], "Samples against log(1/delta)",
-                                          "log(1/delta)", "mean samples", "Theorem 3's bound"))),
+        charts=(Chart("Theorems 1 and 3: error against T, samples against log(1/delta)",
+                      (linpsi.RATE_T, linpsi.RATE_DELTA), _linpsi_rates),),
         live="linpsi_synthetic_fixed_budget", live_seeds=20, live_instances=3,
     ),
     Paper(
@@ -230,20 +248,8 @@ PAPERS: tuple[Paper, ...] = (
                         _curves(["cum_pareto_regret", "cum_effective_regret"], "MOL-TS and baselines")),
                  Figure("Fig. 2, columns 2-3: cumulative reward per objective", "molts_main",
                         _curves([f"cum_reward_{i}" for i in range(1, 5)], "Cumulative expected reward"))),
-        charts=(Chart("App. F: effective Pareto regret per setting", (molts.APPF, molts.APPF_LIN),
-                      _appendix_f("cum_effective_regret", "effective Pareto regret")),
-                Chart("App. F: Pareto regret per setting", (molts.APPF, molts.APPF_LIN),
-                      _appendix_f("cum_pareto_regret", "Pareto regret")),
-                Chart("Theorem 2: regret against t (T = 1,000 ... 10,000)", (molts.MAIN,),
-                      lambda r: figs.rate([("MOL-TS, EPR", molts.time_fit(r[molts.MAIN])[0]),
-                                           ("MOL-TS, PR", molts.time_fit(r[molts.MAIN], column="cum_pareto_regret")[0]),
-                                           ("eps-greedy, EPR", molts.time_fit(r[molts.MAIN], "mol_eps_greedy")[0])],
-                                          molts.time_fit(r[molts.MAIN])[1], "Cumulative regret against t",
-                                          "round t", "mean cumulative regret", "Theorem 2's bound")),
-                Chart("Theorem 2: effective Pareto regret at T = 10,000 against d", (molts.RATE_D,),
-                      lambda r: figs.rate([("MOL-TS", molts.dimension_fit(r[molts.RATE_D])[0])],
-                                          molts.dimension_fit(r[molts.RATE_D])[1], "EPR at T = 10,000 against d",
-                                          "d", "mean EPR", "Theorem 2's bound"))),
+        charts=(Chart("App. F: regrets per setting", (molts.APPF, molts.APPF_LIN), _appendix_f),
+                Chart("Theorem 2: regret against t and d", (molts.MAIN, molts.RATE_D), _molts_rates)),
         live="molts_main", live_seeds=1, live_horizon=300, live_instances=2,
     ),
     Paper(
@@ -260,14 +266,7 @@ PAPERS: tuple[Paper, ...] = (
                         _curves(LEX_REGRET, "lambda = 10")),
                  Figure("lambda = 10: cumulative reward per objective", "lexmoslb_lambda_10",
                         _curves(LEX_REWARD, "lambda = 10"))),
-        charts=(Chart("Theorem 1: STE2LO's priority regret against T", lexmoslb.RATE_T,
-                      _rate(_lex_rate("ste2lo", ("cum_priority_regret_1", "cum_priority_regret_2"),
-                                      lambda T, _: lexmoslb.theorem1(T)),
-                            "STE2LO: priority regret against T", "horizon T", "mean regret at T")),
-                Chart("Theorem 2: MTE2LO's general regret against T", lexmoslb.RATE_T,
-                      _rate(_lex_rate("mte2lo", ("cum_lex_regret_1", "cum_lex_regret_5"),
-                                      lambda T, _: lexmoslb.theorem2(T, 1)),
-                            "MTE2LO: general regret against T", "horizon T", "mean regret at T"))),
+        charts=(Chart("Theorems 1 and 2: regret against T", lexmoslb.RATE_T, _lex_rates),),
         live="lexmoslb_lambda_0.1", live_seeds=2, live_horizon=3000,
     ),
     Paper(
@@ -288,10 +287,7 @@ PAPERS: tuple[Paper, ...] = (
                                                        "pattern"))),
         charts=(Chart("Exp. 2: pulls per arm at stopping against the arm's gap", (ramgape.EXP2,), _exp2_widths),
                 Chart("Theorem B.9: stopping time against K / eps^2 log(K log2^2(1/eps) / delta)", (ramgape.RATE,),
-                      lambda r: figs.rate([("RAMGapEc", ramgape.rate_fit(r[ramgape.RATE]))], 1.0,
-                                          "Stopping time against the bound's complexity (eps = 0.1 ... 0.5)",
-                                          "K / eps^2 log(K log2^2(1/eps) / delta)", "mean stopping time",
-                                          "the bound's slope"))),
+                      _ramgape_rate)),
         live="ramgape_exp3", live_seeds=5, live_horizon=3000,
     ),
 )

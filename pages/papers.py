@@ -43,9 +43,13 @@ def shipped_chart(paper_key: str, title: str) -> go.Figure:
 
 
 @st.cache_resource(max_entries=8)
-def shipped_verdicts(paper_key: str) -> pd.DataFrame:
+def computed_verdicts(paper_key: str) -> pd.DataFrame:
     """The verdict table of one paper, computed from the shipped results once per server."""
-    table = claims.verdict_table(paper_key, shipped_results())
+    return claims.verdict_table(paper_key, shipped_results())
+
+
+def shipped_verdicts(paper_key: str) -> pd.DataFrame:
+    table = computed_verdicts(paper_key).copy()
     table["Verdict"] = table["Verdict"].map(VERDICT_ICONS)
     return table
 
@@ -55,9 +59,9 @@ def shipped_sensitivity(paper_key: str) -> list[tuple[claims.Sensitivity, pd.Dat
     return claims.sensitivity(paper_key, shipped_results())
 
 
-@st.cache_resource(max_entries=1)
 def verdict_counts() -> dict[str, int]:
-    return claims.counts(shipped_results())
+    """How many claims get each verdict over the five papers (the same tables as below)."""
+    return claims.tally([computed_verdicts(p.key) for p in PAPERS])
 
 
 def provenance(result: reproduce.Result) -> str:

@@ -33,7 +33,7 @@ SENSITIVITY: tuple[Sensitivity, ...] = tuple(s for m in MODULES for s in getattr
 CONSISTENCY: tuple[Consistency, ...] = tuple(c for m in MODULES for c in getattr(m, "CONSISTENCY", ()))
 
 __all__ = ["CLAIMS", "COLUMNS", "CONSISTENCY", "PAPERS", "SENSITIVITY", "VERDICTS", "Claim", "Outcome",
-           "claim", "consistency", "counts", "outcome", "sensitivity", "verdict", "verdict_table"]
+           "claim", "consistency", "counts", "outcome", "sensitivity", "tally", "verdict", "verdict_table"]
 
 
 def claim(paper: str, key: str) -> Claim:
@@ -61,5 +61,10 @@ def sensitivity(paper: str, results: Results) -> list[tuple[Sensitivity, pd.Data
 
 def counts(results: Results) -> dict[str, int]:
     """How many claims get each verdict, over the five papers (the Papers page's summary)."""
-    tally = pd.concat([verdict_table(p, results) for p in PAPERS])["Verdict"].value_counts()
-    return {v: int(tally.get(v, 0)) for v in VERDICTS}
+    return tally([verdict_table(p, results) for p in PAPERS])
+
+
+def tally(tables: list[pd.DataFrame]) -> dict[str, int]:
+    """How many rows of verdict ``tables`` hold each verdict."""
+    found = pd.concat(tables)["Verdict"].value_counts()
+    return {v: int(found.get(v, 0)) for v in VERDICTS}

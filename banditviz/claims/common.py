@@ -7,7 +7,8 @@ tolerance fixed before the runs (two-sided where the paper gives a number). The 
 * "reproduced" / "not reproduced": the check ran and its tolerance holds / fails (with one sentence why);
 * "partly checked": the part that can be checked holds, the rest cannot be checked here (``Claim.partly`` says
   what is left out: the paper's data, a number only in a figure...); never counted as reproduced;
-* "qualitative only": the paper states nothing checkable; the figure is shown without a verdict;
+* "qualitative only": the paper states nothing checkable, or nothing a check could fail on here (a "measured"
+  claim: our numbers are shown, the note says why no verdict); the figure is shown without a verdict;
 * "data unavailable": the experiment needs data the project does not have;
 * "not computed": the shipped results do not include this experiment yet.
 
@@ -74,7 +75,8 @@ class Claim:
     results: tuple[str, ...] = ()  # the shipped results the check reads, in the order it takes them
     check: Callable[..., Outcome] | None = None  # None: nothing to check (see ``kind``)
     note: str = ""  # decisions the verdict depends on, or why the data are unavailable
-    kind: str = "check"  # "check", or without a check: "qualitative", "unavailable" (data), "not built"
+    kind: str = "check"  # "check"; "measured" (checked and shown, no verdict: it could not fail); or without a
+    # check: "qualitative", "unavailable" (data), "not built"
     partly: str = ""  # what of the claim cannot be checked here: the verdict is at best "partly checked"
     variants: tuple[Variant, ...] = field(default=())  # broken variants the check rejects (tested)
 
@@ -107,6 +109,9 @@ def verdict(claim: Claim, results: Results) -> dict[str, object]:
         return row
     assert found is not None
     scales = [s for s in (results[name].scale() for name in claim.results) if s.startswith("scaled")]
+    if claim.kind == "measured":  # shown, but no verdict: the check could not fail here (the note says why)
+        row.update(Verdict="qualitative only", Ours=found.ours, Runs=found.runs)
+        return row
     if not found.holds:
         row["Verdict"] = "not reproduced"
     else:

@@ -10,6 +10,7 @@ alpha = 0.1 (the paper states neither); `SENSITIVITY` shows the Fig. 2 verdicts 
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -215,11 +216,14 @@ def _time_rate(r: Result) -> Outcome:
 D_OF = re.compile(r"d = (\d+)")
 
 
-def dimension_fit(r: Result, alpha: float = 0.1) -> tuple[Fit, float]:
-    """MOL-TS's effective Pareto regret at T against d (ten instances per d), and the bound's own slope."""
+def dimension_fit(r: Result, alpha: float = 0.1, scaled: bool = False) -> tuple[Fit, float]:
+    """MOL-TS's effective Pareto regret at T against d (ten instances per d), and the bound's own slope; ``scaled``:
+    the runs whose radius grows as d^3.5 (alpha = 0.1 (d / 5)^3) instead."""
     rows = final(r.table)
-    rows = rows[Pick("mol_ts", {"alpha": alpha}).mask(rows)]
     d = rows["instance"].map(lambda s: int(D_OF.match(s).group(1)))
+    wanted = rows["params"].map(json.loads).map(lambda p: p["alpha"]) == (
+        (0.1 * (d / 5) ** 3).round(6) if scaled else alpha)
+    rows, d = rows[wanted & (rows["algorithm"] == "mol_ts")], d[wanted & (rows["algorithm"] == "mol_ts")]
     ds = sorted(d.unique())
     fit = fit_points(ds, [rows.loc[d == k, "cum_effective_regret"].to_numpy(float) for k in ds])
     return fit, local_slope(ds, [theorem2_bound(r.config.horizon, k, 4) for k in ds])
@@ -227,9 +231,10 @@ def dimension_fit(r: Result, alpha: float = 0.1) -> tuple[Fit, float]:
 
 def _dimension_rate(r: Result) -> Outcome:
     fit, target = dimension_fit(r)
-    return Outcome(f"{fit.text()} of the EPR at T = {r.config.horizon:,} against d; the bound's own slope "
-                   f"{target:.2f} (d^1.5 times its log factors)", fit.runs, fit.slope <= target,
-                   f"the regret grows faster in d than the bound (slope above {target:.2f})")
+    broken, _ = dimension_fit(r, scaled=True)
+    return Outcome(f"MOL-TS: {fit.text()} of the EPR at T = {r.config.horizon:,} against d; a radius growing as "
+                   f"d^3.5: {broken.text()}; the bound's own slope {target:.2f} (d^1.5 times its log factors)",
+                   fit.runs, fit.slope <= target and broken.slope > target)
 
 
 # ---------------------------------------------------------------------- the claims
@@ -271,13 +276,11 @@ CLAIMS: tuple[Claim, ...] = (
           variants=(variant("eps-greedy in MOL-TS's place (uniform exploration at a fixed rate)",
                             swap(MAIN, Pick("mol_ts"), Pick("mol_eps_greedy"))),)),
     Claim(PAPER, "rate-d", "Theorem 2: the effective Pareto regret grows at most as d^(3/2) (log factors aside)",
-          "O~(d^(3/2) sqrt(T)) (Sec. 5.4)", "log-log slope of the mean EPR at T = 10,000 against d = 5 ... 50 at "
-          "most the bound's own slope", (RATE_D,), _dimension_rate, ALPHA_NOTE + "; K = 50, L = 4, ten instances "
-          "per d; with theta and the contexts in the unit ball the gaps shrink as d grows",
-          variants=(variant("a radius growing as d^3.5 (alpha = 0.1 (d / 5)^3)", *(
-              swap(RATE_D, Pick("mol_ts", {"alpha": 0.1}, f"d = {d} instance {s}"),
-                   Pick("mol_ts", {"alpha": round(0.1 * (d / 5) ** 3, 6)}, f"d = {d} instance {s}"))
-              for d in (10, 20, 50) for s in range(10))),)),
+          "O~(d^(3/2) sqrt(T)) (Sec. 5.4)", "none: see the note", (RATE_D,), _dimension_rate,
+          ALPHA_NOTE + "; K = 50, L = 4, ten instances per d. No verdict: with theta and the contexts in the unit "
+          "ball (our instances; the paper's are unpublished) the gaps shrink as d^(-1/2), which caps any learner's "
+          "regret near T x gap: even a radius growing as d^3.5 stays under the bound's slope (shown), so a check "
+          "against the bound could not fail here", kind="measured"),
     *(Claim(PAPER, f"appf-{fig}", f"App. F, Fig. {fig} (K = {K}, d = {d}, L = {L}"
             + (", linear, with PFIwR" if fig in (11, 13) else "") + "): MOL-TS has the lowest Pareto and effective "
             "Pareto regret and the highest reward on every objective", "'strong empirical performance with various "

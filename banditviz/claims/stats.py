@@ -68,7 +68,7 @@ class Fit:
         return np.exp(level + slope * (u - centre))
 
     def text(self) -> str:
-        return f"slope {self.slope:.3f} [{self.low:.3f}, {self.high:.3f}]"
+        return f"slope {self.slope:.3g} [{self.low:.3g}, {self.high:.3g}]"
 
 
 def _ols(u: np.ndarray, v: np.ndarray) -> tuple[float, float]:
