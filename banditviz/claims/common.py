@@ -197,10 +197,6 @@ def final(table: pd.DataFrame) -> pd.DataFrame:
     return table[last.to_numpy()]
 
 
-def params_of(table: pd.DataFrame) -> pd.Series:
-    return table["params"].map(json.loads)
-
-
 @dataclass(frozen=True)
 class Pick:
     """The runs of one algorithm: its name, parameters equal to ``params`` (a subset) and optionally one instance."""

@@ -194,10 +194,13 @@ def identified_fronts(table: pd.DataFrame, means: np.ndarray, title: str,
                 hovertemplate="arm %{customdata}<br>returned by %{text} stopped runs<extra></extra>",
                 customdata=arms), row=1, col=j + 1)
         fig.update_xaxes(title_text=objective_names[0], row=1, col=j + 1)
+    low, high = float(means[:, 1].min()), float(means[:, 1].max())
+    fig.update_yaxes(range=[low - 0.08 * (high - low), high + 0.15 * (high - low)])  # room for the labels above
     fig.update_yaxes(title_text=objective_names[1], row=1, col=1)
-    fig.update_layout(**base_layout(titled(title, "true means; label: stopped runs that returned the arm")),
-                      height=520)
-    return legible(fig)
+    fig.update_layout(**base_layout(titled(title, "true means; label: runs that returned the arm")), height=560)
+    fig = legible(fig)
+    fig.update_layout(margin={**fig.layout.margin.to_plotly_json(), "t": 150})  # two-line panel titles under it
+    return fig
 
 
 @dataclass(frozen=True)
