@@ -1,6 +1,6 @@
 """banditviz: Streamlit entry point (``streamlit run app.py``).
 
-Navigation over the five pages in ``pages/``; the landing page is Watch, which runs the default
+Navigation over the five pages in ``banditviz_app/pages/``; the landing page is Watch, which runs the default
 algorithm on the default instance at once, so the first screen already shows an animated run.
 The session's setting is read from the URL on the first run and written back after every run,
 so the address bar always holds a link that reproduces what is on screen.
@@ -10,11 +10,10 @@ styles every page for a projector (no sidebar, header or toolbar, larger text) a
 draws a compact bar of page links and the toggle at the top of every page. The link keeps ``present=1`` on every
 page (`state.sync_url`).
 
-Navigation (decision): Streamlit also treats a ``pages/`` folder beside the main script as a legacy
-multipage app until a session reaches `st.navigation`; its automatic sidebar of raw file names is hidden
-by ``client.showSidebarNavigation = false`` (.streamlit/config.toml), so the app draws its own links, and a
-page opened alone in that mode hands over to this script (`state.inside_app`). Every page's address
-(``/design``, ``/compare?...``) therefore opens the full app on that page.
+Navigation (decision): the pages live in ``banditviz_app/pages/``, not in a ``pages/`` folder beside this script,
+which Streamlit would run as a legacy multipage app (a page without this script) until a session reaches
+`st.navigation`. The app draws its own links; every page's address (``/design``, ``/compare?...``) opens the full
+app on that page.
 """
 
 import logging
@@ -42,11 +41,11 @@ st.markdown(PRESENT_CSS if state.presenting() else NORMAL_CSS, unsafe_allow_html
 state.sync_url()  # now, as well as at the end: a page may stop early (st.stop)
 
 PAGES = [
-    st.Page("pages/watch.py", title="Watch", icon=":material/play_circle:", default=True),
-    st.Page("pages/design.py", title="Design", icon=":material/edit:"),
-    st.Page("pages/compare.py", title="Compare", icon=":material/bar_chart:"),
-    st.Page("pages/papers.py", title="Papers", icon=":material/description:"),
-    st.Page("pages/learn.py", title="Learn", icon=":material/school:"),
+    st.Page("banditviz_app/pages/watch.py", title="Watch", icon=":material/play_circle:", default=True),
+    st.Page("banditviz_app/pages/design.py", title="Design", icon=":material/edit:"),
+    st.Page("banditviz_app/pages/compare.py", title="Compare", icon=":material/bar_chart:"),
+    st.Page("banditviz_app/pages/papers.py", title="Papers", icon=":material/description:"),
+    st.Page("banditviz_app/pages/learn.py", title="Learn", icon=":material/school:"),
 ]
 page = st.navigation(PAGES, position="hidden")
 

@@ -1,10 +1,13 @@
 """banditviz: watch multi-objective (Pareto) bandit algorithms learn, round by round.
 
-The package never imports Streamlit: everything the app shows can be produced from Python.
+The package never imports Streamlit: everything the app shows can be produced from Python. ARCHITECTURE.md (at
+the repository's root) draws the layout: model, learners, engine, figures, app, and which way the imports point.
 
-References. Docstrings cite the papers by these keys, with the paper's own section (Sec.), definition (Def.),
-algorithm (Alg.), equation (eq.), figure (Fig.) or appendix (App.) numbers; "our decision (KEY)" marks a choice
-the paper leaves open, made as its authors most plausibly would:
+References. Each paper has one name: the key below, in docstrings, and the same word in lower case (``pfiwr``,
+``linpsi``, ``molts``, ``lexmoslb``, ``ramgape``; MOL-TS without its hyphen) for its learners' package, its presets'
+module, its claims and its results. Docstrings cite the papers by these keys, with the paper's own section (Sec.),
+definition (Def.), algorithm (Alg.), equation (eq.), figure (Fig.) or appendix (App.) numbers; "our decision (KEY)"
+marks a choice the paper leaves open, made as its authors most plausibly would:
 
 * PFIwR: W. Kim, G. Iyengar and A. Zeevi, "Pareto Front Identification with Regret Minimization".
 * LinPSI: C. Kone, E. Kaufmann and L. Richert, "Bandit Pareto Set Identification in a Multi-Output Linear

@@ -22,11 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from . import fast_risk, risk
 from .algorithms.base import ALGORITHMS, AlgorithmSpec
-from .algorithms.pfiwr import pfi_success
+from .algorithms.pfiwr.core import pfi_success
+from .experiments.ramgape import fast_run
 from .guarantees import warnings_for
 from .instances import PRESETS, Instance, preset
+from .pareto import mean_variance
 from .simulate import run
 
 ALPHA = 0.01
@@ -84,7 +85,7 @@ def offered_pairs() -> Iterator[tuple[str, str, Instance]]:
 def wrong(instance: Instance, spec: AlgorithmSpec, recommendation: tuple[int, ...] | None) -> bool:
     """Whether an answer is wrong in the sense of the algorithm's guarantee (module docstring)."""
     if spec.task == "risk-averse":
-        return risk.simple_regret(instance, recommendation)["simple_regret"] >= spec.defaults()["epsilon"]
+        return mean_variance.simple_regret(instance, recommendation)["simple_regret"] >= spec.defaults()["epsilon"]
     return not pfi_success(instance.means, recommendation, spec.defaults().get("eps", 0.0))
 
 
@@ -98,7 +99,7 @@ def measure(instance: Instance, algorithm: str, seeds: int, cap: int, budget: in
     samples = []
     for seed in range(seeds):
         if spec.task == "risk-averse":
-            fast = fast_risk.fast_run(instance, algorithm, horizon, seed, **params)
+            fast = fast_run(instance, algorithm, horizon, seed, **params)
             done, rec, used = fast.stopped, fast.recommendation, fast.samples
         else:
             tr = run(instance, algorithm, horizon, seed, snapshots=0, **params)

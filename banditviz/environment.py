@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import fast_noise, seeding
+from . import _noise, seeding
 from .instances import Instance, sample_contexts
 
 BLOCK = 256
@@ -26,9 +26,9 @@ class Environment:
         self.policy_rng = np.random.default_rng(policy_ss)
         self._context_rng = np.random.default_rng(context_ss)
         words = seeding.words(noise_ss, instance.K)  # arm k's stream: default_rng(noise_ss.spawn(K)[k])
-        # Gaussian noise only draws standard normals: the streams are then compiled PCG64 states (`fast_noise`)
+        # Gaussian noise only draws standard normals: the streams are then compiled PCG64 states (`_noise`)
         normal = instance.kind != "distributions" and instance.noise == "gaussian"
-        self.normal_streams = fast_noise.seed(words) if normal else None
+        self.normal_streams = _noise.seed(words) if normal else None
         self._arm_rngs = None if normal else seeding.generators(words)
         self._buffers: list[np.ndarray | None] = [None] * instance.K
         self._pos = np.zeros(instance.K, dtype=np.int64)
@@ -58,7 +58,7 @@ class Environment:
         inst = self.instance
         if self.normal_streams is not None:
             out = np.empty((n, inst.L))
-            fast_noise.fill_standard(self.normal_streams, arm, out)
+            _noise.fill_standard(self.normal_streams, arm, out)
             return out
         rng = self._arm_rngs[arm]  # type: ignore[index]
         if inst.kind == "distributions":
@@ -92,7 +92,7 @@ class Environment:
         if self.normal_streams is None:
             out[:] = self.observe(arm, self.draws(arm, len(out)))
             return
-        fast_noise.fill(self.normal_streams, arm, out, self.instance.sigma, self.means[arm])  # type: ignore[index]
+        _noise.fill(self.normal_streams, arm, out, self.instance.sigma, self.means[arm])  # type: ignore[index]
 
     def observe(self, arm: int, raw: np.ndarray) -> np.ndarray:
         """The rewards of ``arm`` that raw draws give (one draw, or a block of them as rows)."""

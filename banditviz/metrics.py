@@ -7,7 +7,7 @@
   second objective is a risk), whose running sum is the cumulative reward per objective of LexMOSLB
   Fig. 2 and MOL-TS Fig. 2.
 * Per recommendation: ``error`` (the recommended set is not the true Pareto set) for identification;
-  ``simple_regret`` (`banditviz.risk`) for the risk-averse task; both in `RECOMMENDATION_METRICS`.
+  ``simple_regret`` (`banditviz.pareto.mean_variance`) for the risk-averse task; both in `RECOMMENDATION_METRICS`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import pareto, risk
+from . import pareto
 from .instances import Instance
+from .pareto import mean_variance
 
 
 def arm_regrets(instance: Instance, task: str) -> dict[str, np.ndarray]:
@@ -70,4 +71,4 @@ def identification_error(instance: Instance, recommendation: tuple[int, ...] | N
 
 RecommendationMetric = Callable[[Instance, "tuple[int, ...] | None"], dict[str, float]]
 RECOMMENDATION_METRICS: dict[str, RecommendationMetric] = {"identify": identification_error,
-                                                            "risk-averse": risk.simple_regret}
+                                                            "risk-averse": mean_variance.simple_regret}

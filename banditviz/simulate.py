@@ -6,15 +6,17 @@ from typing import Any
 
 import numpy as np
 
-from . import fast_classic, fast_linear, fast_pfiwr, fast_risk, limits
+from . import limits
 from .algorithms.base import Algorithm, AlgorithmSpec, Problem, get_algorithm
-from .algorithms.psi_common import BatchedIdentifier
 from .environment import Environment
 from .guarantees import warnings_for
 from .instances import Instance
 from .metrics import RECOMMENDATION_METRICS, arm_regrets, pulled_regrets
-from .presets.lexicographic import suggested_lambda
+from .presets.lexmoslb import suggested_lambda
+from .rewards import RewardBuffer
 from .trace import Trace
+
+STOPPING_TASKS = ("identify", "risk-averse")  # tasks whose runs may stop before the horizon
 
 
 def snapshot_rounds(horizon: int, n: int) -> np.ndarray:
@@ -54,30 +56,17 @@ def resolve(algorithm: str | AlgorithmSpec, instance: Instance) -> AlgorithmSpec
 
 
 def has_fast_loop(algorithm: str, kind: str) -> bool:
-    """True when `run` plays ``algorithm`` on instances of ``kind`` (with fixed contexts) in a compiled loop (the
-    linear learners' and the risk-averse loops play runs without snapshots), or batch by batch (identification
-    algorithms that plan their pulls): about a microsecond a round."""
-    if kind == "contextual":
-        return False
-    planned = issubclass(get_algorithm(algorithm).cls, BatchedIdentifier)
-    return planned or has_compiled_loop(algorithm, kind)
+    """True when `run` plays ``algorithm`` (at its defaults, without snapshots) on instances of ``kind`` with fixed
+    contexts in the fast `Loop` declared with it: compiled, or batch by batch for identification algorithms that
+    plan their pulls; about a microsecond a round."""
+    spec = get_algorithm(algorithm)
+    return kind != "contextual" and spec.loop is not None and spec.loop.supports(kind, spec.defaults(), 0)
 
 
 def has_compiled_loop(algorithm: str, kind: str) -> bool:
     """True when `run` plays ``algorithm`` on instances of ``kind`` in a compiled (numba) loop, which releases the
     GIL: runs of it on several threads go side by side."""
-    return kind != "contextual" and any(fast.supports(algorithm, kind) for fast in (fast_classic, fast_linear,
-                                                                                        fast_pfiwr, fast_risk))
-
-
-def _compiled_loop(name: str, alg: Algorithm, kind: str, snapshots: int) -> Any:
-    """The compiled loop's ``play`` for algorithm ``name`` built as ``alg``, or None (the linear learners' loop
-    plays runs without snapshots)."""
-    if fast_classic.supports(name, kind):
-        return fast_classic.play
-    if snapshots == 0 and fast_linear.supports(name, kind) and fast_linear.accepts(alg):
-        return fast_linear.play
-    return None
+    return has_fast_loop(algorithm, kind) and get_algorithm(algorithm).loop.compiled
 
 
 def drive(alg: Algorithm, instance: Instance, horizon: int, seed: int = 0) -> int:
@@ -102,42 +91,6 @@ def drive(alg: Algorithm, instance: Instance, horizon: int, seed: int = 0) -> in
     return horizon
 
 
-def _play_batches(alg: BatchedIdentifier, env: Environment, horizon: int, snap_at: set[int], snapshots: int,
-                  rec_metric: Any, arms: np.ndarray, rewards: np.ndarray, per_round: dict[str, list[float]],
-                  states: list) -> int:
-    """`run`'s loop for an algorithm that plans its pulls batch by batch: each stretch of planned pulls up to
-    the batch's end (or a snapshot round, or the horizon) in one step, with the rewards of one `pull` each
-    (the engine's per-arm streams, buffered: `fast_classic.Rewards`);
-    the answer can change only at a batch's last pull, so the recommendation metrics are scored per stretch.
-    Fills the arrays as the round-by-round loop does and returns the rounds played."""
-    t, last_rec, rec_values = 0, None, {}
-    ahead = sorted(snap_at)
-    rew = fast_classic.Rewards(env, horizon, expected=1)  # it may stop early: one block per arm first
-    while t < horizon and not alg.done:
-        while ahead and ahead[0] <= t:
-            ahead.pop(0)
-        stop = min(horizon, ahead[0] if ahead else horizon)
-        planned = alg.pending()[:stop - t]
-        n = len(planned)
-        got = rew.take_many(planned)
-        if rec_metric is not None and t == 0 and n > 1:  # the answer before the stretch's last pull
-            last_rec, rec_values = alg.recommendation, rec_metric(env.instance, alg.recommendation)
-        if rec_metric is not None:
-            for key, value in rec_values.items():
-                per_round.setdefault(key, []).extend([value] * (n - 1))
-        alg.update_many(t + n, got)
-        arms[t:t + n], rewards[t:t + n] = planned, got
-        t += n
-        if rec_metric is not None:
-            if t == 1 or alg.recommendation != last_rec:
-                last_rec, rec_values = alg.recommendation, rec_metric(env.instance, alg.recommendation)
-            for key, value in rec_values.items():
-                per_round.setdefault(key, []).append(value)
-        if t in snap_at or (alg.done and snapshots):
-            states.append(alg.state())
-    return t
-
-
 def _score_changes(instance: Instance, rec_metric: Any, changes: list[tuple[int, Any]], rounds: int,
                    per_round: dict[str, list[float]]) -> None:
     """The recommendation metrics of every round from the changes ``(first round, recommendation)`` of a run of
@@ -147,30 +100,6 @@ def _score_changes(instance: Instance, rec_metric: Any, changes: list[tuple[int,
     for (start, rec), (end, _) in zip(changes, [*changes[1:], (rounds + 1, None)], strict=True):
         for key, value in rec_metric(instance, rec).items():
             per_round.setdefault(key, []).extend([value] * (end - start))
-
-
-def _play_compiled_pfiwr(alg: Algorithm, env: Environment, horizon: int, snap_at: np.ndarray, snapshots: int,
-                         rec_metric: Any, arms: np.ndarray, rewards: np.ndarray, per_round: dict[str, list[float]],
-                         states: list) -> int:
-    """`run`'s loop for PFIwR on fixed means (`fast_pfiwr`): fills the arrays as the round-by-round loop does,
-    the recommendation metrics scored once per recommendation, and returns the rounds played."""
-    played, got, found, changes = fast_pfiwr.play(alg, env, horizon, snap_at, bool(snapshots))
-    t = len(played)
-    arms[:t], rewards[:t] = played, got
-    states.extend(found)
-    _score_changes(env.instance, rec_metric, changes, t, per_round)
-    return t
-
-
-def _play_compiled_risk(alg: Algorithm, env: Environment, horizon: int, rec_metric: Any, arms: np.ndarray,
-                        rewards: np.ndarray, per_round: dict[str, list[float]]) -> int:
-    """`run`'s loop for the risk-averse algorithms without snapshots (`fast_risk`): fills the arrays as the
-    round-by-round loop does, the recommendation metrics scored once per recommendation; returns the rounds."""
-    played, got, changes = fast_risk.play(alg, env, horizon)
-    t = len(played)
-    arms[:t], rewards[:t] = played, got
-    _score_changes(env.instance, rec_metric, changes, t, per_round)
-    return t
 
 
 def run(
@@ -186,8 +115,9 @@ def run(
 
     Same inputs and seed give the same trace bit for bit; the environment's noise depends only on
     (seed, arm, pull index), so algorithms compared on one seed see the same noise. With ``compiled``
-    (default), an algorithm that has a compiled or batch-wise loop (`has_fast_loop`) plays in it: the same
-    `Trace`, bit for bit, tens of times faster; False plays every round through the Python class.
+    (default), an algorithm whose declared `Loop` supports the run (fixed contexts, its kind, parameters and
+    snapshots) plays in it: the same `Trace`, bit for bit, tens of times faster; False plays every round through
+    the Python class.
     ``trace.info["warnings"]`` lists why the algorithm's guarantee does not hold here (`guarantees`).
     """
     spec = resolve(algorithm, instance)
@@ -202,18 +132,8 @@ def run(
     alg.reset(problem, env.policy_rng)
 
     contextual = instance.kind == "contextual"
-    loop = _compiled_loop(spec.name, alg, instance.kind, snapshots) if compiled and not env.moving else None
-    if loop is not None:
-        arms, rewards, states = loop(alg, env, horizon, snapshot_rounds(horizon, snapshots))
-        return Trace(
-            instance=instance, algorithm=spec.name, params=spec.validate(params), seed=seed, horizon=horizon,
-            arms=arms, rewards=rewards, metrics={k: v[arms] for k, v in arm_regrets(instance, spec.task).items()},
-            snapshots=states, recommendation=alg.recommendation, stopped_at=None, info=info,
-        )
     rec_metric = RECOMMENDATION_METRICS.get(spec.task) if spec.recommends_every_round else None
     snap_at = set(snapshot_rounds(horizon, snapshots).tolist())
-    arms = np.empty(horizon, dtype=np.int64)
-    rewards = np.empty((horizon, instance.reward_dim))
     per_round: dict[str, list[float]] = {}
     states, truth = [], []
     sees_truth = getattr(alg, "sees_truth", False)  # only our reference oracles see the truth
@@ -222,17 +142,17 @@ def run(
     last_rec: tuple[int, ...] | None = None
     rec_values: dict[str, float] = {}
     t = 0
-    batchwise = compiled and isinstance(alg, BatchedIdentifier) and not env.moving
-    pfiwr_loop = compiled and not env.moving and fast_pfiwr.supports(spec.name, instance.kind)
-    risk_loop = compiled and snapshots == 0 and fast_risk.supports(spec.name, instance.kind)
-    if batchwise:
-        t = _play_batches(alg, env, horizon, snap_at, snapshots, rec_metric, arms, rewards, per_round, states)
-    if pfiwr_loop:
-        t = _play_compiled_pfiwr(alg, env, horizon, snapshot_rounds(horizon, snapshots), snapshots, rec_metric,
-                                 arms, rewards, per_round, states)
-    if risk_loop:
-        t = _play_compiled_risk(alg, env, horizon, rec_metric, arms, rewards, per_round)
-    for t in range(1, 1 if batchwise or pfiwr_loop or risk_loop else horizon + 1):
+    loop = spec.loop if compiled and not env.moving else None
+    fast = loop is not None and loop.supports(instance.kind, spec.validate(params), snapshots)
+    if fast:
+        expected = 1 if spec.task in STOPPING_TASKS else horizon  # a run that may stop draws little at first
+        played = loop.play(alg, RewardBuffer(env, horizon, expected), horizon, snapshot_rounds(horizon, snapshots))
+        arms, rewards, t = played.arms, played.rewards, len(played.arms)
+        states.extend(played.snapshots)
+        _score_changes(instance, rec_metric, played.changes, t, per_round)
+    else:
+        arms, rewards = np.empty(horizon, dtype=np.int64), np.empty((horizon, instance.reward_dim))
+    for t in range(1, 1 if fast else horizon + 1):
         if env.moving:
             env.next_round()
             problem.context = env.context

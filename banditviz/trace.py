@@ -11,8 +11,10 @@ import base64
 import json
 import math
 import os
+import re
 import struct
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +84,20 @@ def _decode(value: Any) -> Any:
     return value
 
 
+_EXPECTED = re.compile(r"^(cum_)?reward_(\d+)(_mean|_sd)?$")
+
+
+def column_name(metric: str, objective_names: Sequence[str]) -> str:
+    """The name a table shows for a metric column: the expected reward of the pulled arm in objective i (``reward_i``,
+    ``cum_reward_i``, ``cum_reward_i_mean``...) becomes ``expected_reward[<objective i>]`` (with its prefix and
+    suffix), so that it is never read as the reward observed; other names are kept. Saved traces and sweep tables
+    keep the short names."""
+    m = _EXPECTED.match(metric)
+    if m is None or not 1 <= int(m.group(2)) <= len(objective_names):
+        return metric
+    return f"{m.group(1) or ''}expected_reward[{objective_names[int(m.group(2)) - 1]}]{m.group(3) or ''}"
+
+
 @dataclass
 class Trace:
     """Everything recorded about one (instance, algorithm, seed) run.
@@ -124,12 +140,16 @@ class Trace:
         return self.instance.means
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per round: round, arm, one reward column per observed value, each metric."""
+        """One row per round: round, arm, the reward observed (one column per objective, or one sample of a
+        risk-averse arm), then each metric, named by `column_name` (the pulled arm's expected reward per objective,
+        ``reward_i``, as ``expected_reward[<objective>]``). Rewards and expected rewards are in the maximised
+        orientation (a minimised objective negated), as the learner sees them."""
         data: dict[str, Any] = {"round": np.arange(1, self.rounds + 1), "arm": self.arms}
-        names = ("sample",) if self.instance.reward_dim == 1 else self.instance.objective_names
-        for j, name in enumerate(names):
-            data[f"reward[{name}]"] = self.rewards[:, j]
-        data.update(self.metrics)
+        if self.instance.reward_dim == 1:
+            data["observed_reward"] = self.rewards[:, 0]
+        for j, name in enumerate(self.instance.objective_names if self.instance.reward_dim > 1 else ()):
+            data[f"observed_reward[{name}]"] = self.rewards[:, j]
+        data.update({column_name(k, self.instance.objective_names): v for k, v in self.metrics.items()})
         return pd.DataFrame(data)
 
     # ------------------------------------------------------------------ save / load

@@ -1,4 +1,5 @@
-"""UI helpers shared by the Streamlit pages (session state, URL encoding, forms, cached runs).
+"""The Streamlit app: its pages (`pages/`, one file per page) and the helpers they share (session state, URL encoding,
+forms, cached runs).
 
 This package imports Streamlit; the simulation package `banditviz` never does.
 """

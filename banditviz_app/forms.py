@@ -1,7 +1,14 @@
-"""Widgets generated from the algorithm registry: a picker grouped by task and a form per algorithm.
+"""Widgets generated from the algorithm registry: a picker grouped by task and a form per algorithm, and the
+number field every page uses.
 
 Widget state follows one pattern: a widget's key is seeded from the session's setting when it is absent
 (first time on a page), so leaving a page and coming back shows the current setting, not a stale widget.
+
+Number fields keep what the person typed (`number_field`). Streamlit's number input, given a range, marks a
+typed value outside it as invalid and keeps the previous value, which a button then uses without a word in
+the page; an integer input cuts 5.7 to 5; the default format shows 0.004 as 0.00. So every number field has no
+range in the widget, is a float input (integer fields too) shown with "%g", and the value as typed goes to the
+validators (`Param.validate`, `limits.check_int`, the instance's own checks), whose message names the field.
 """
 
 from __future__ import annotations
@@ -116,20 +123,31 @@ def _param_help(spec: AlgorithmSpec, p: Param) -> str:
     return f"{p.help}.{rng} Paper default: {default} ({spec.paper})."
 
 
+def number_field(label: str, key: str, value: float | None, *, whole: bool = False, container: Any = st,
+                 **kw: Any) -> float | int | None:
+    """A number input that keeps what the person typed (see the module docstring): no range, a float widget shown
+    with "%g", seeded with ``value``. Returns the typed number, an int when ``whole`` and the number is whole (the
+    caller's validator refuses 5.7 for a whole number, naming the field), or None for an empty field."""
+    seeded(key, None if value is None else float(value))
+    if isinstance(st.session_state[key], int) and not isinstance(st.session_state[key], bool):
+        st.session_state[key] = float(st.session_state[key])  # set as an int (a test, an older session)
+    typed = container.number_input(label, key=key, format="%g", step=1.0 if whole else None, **kw)
+    if typed is None or not whole or not float(typed).is_integer():
+        return typed
+    return int(typed)
+
+
 def param_widget(spec: AlgorithmSpec, p: Param, value: Any, key: str) -> Any:
-    """One input for one parameter: selectbox for choices, checkbox for bools, number input otherwise."""
+    """One input for one parameter: selectbox for choices, checkbox for bools, `number_field` otherwise."""
     label, helptext = p.name, _param_help(spec, p)
-    seeded(key, value)
     if p.choices is not None:
+        seeded(key, value)
         return st.selectbox(label, list(p.choices), key=key, help=helptext)
     if p.type is bool:
+        seeded(key, value)
         return st.checkbox(label, key=key, help=helptext)
-    if p.type is int:
-        low = None if p.low is None else int(p.low)
-        high = None if p.high is None else int(p.high)
-        return st.number_input(label, min_value=low, max_value=high, step=1, key=key, help=helptext)
-    return st.number_input(label, min_value=p.low, max_value=p.high, key=key, help=helptext, format="%g",
-                           placeholder="automatic" if p.default is None else None)
+    return number_field(label, key, value, whole=p.type is int, help=helptext,
+                        placeholder="automatic" if p.default is None else None)
 
 
 def params_form_fields(spec: AlgorithmSpec, params: dict[str, Any], key: str) -> dict[str, Any]:
@@ -145,11 +163,13 @@ def params_form_fields(spec: AlgorithmSpec, params: dict[str, Any], key: str) ->
     return out
 
 
-def horizon_seed_fields(setting: state.Setting, key: str) -> tuple[int, int]:
+def horizon_seed_fields(setting: state.Setting, key: str) -> tuple[Any, Any]:
+    """The horizon and seed as typed (`state.check_run` says what is wrong with them)."""
     c1, c2 = st.columns(2)
-    horizon = c1.number_input("Horizon T (rounds)", 1, state.APP_MAX_HORIZON, step=100,
-                              key=seeded(f"{key}_T", setting.horizon),
-                              help="Identification algorithms may stop earlier.")
-    seed = c2.number_input("Seed", 0, 2**32 - 1, step=1, key=seeded(f"{key}_seed", setting.seed),
-                           help="Same seed, same noise: the run is reproducible bit for bit.")
-    return int(horizon), int(seed)
+    horizon = number_field("Horizon T (rounds)", f"{key}_T", setting.horizon, whole=True, container=c1,
+                           help=f"A whole number from 1 to {state.APP_MAX_HORIZON:,}. Identification algorithms "
+                                "may stop earlier.")
+    seed = number_field("Seed", f"{key}_seed", setting.seed, whole=True, container=c2,
+                        help="A whole number from 0 to 2^32 - 1. Same seed, same noise: the run is reproducible "
+                             "bit for bit.")
+    return horizon, seed

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 
-from banditviz import risk
 from banditviz.claims import lexmoslb, linpsi, molts, pfiwr, ramgape
 from banditviz.claims.stats import local_slope
 from banditviz.figures import papers as figs
-from banditviz.presets.risk_averse import table3
+from banditviz.pareto import mean_variance as risk
+from banditviz.presets.ramgape import table3
 from banditviz.reproduce import Result
 
 

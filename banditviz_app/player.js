@@ -197,29 +197,42 @@
     show(want);
   });
 
-  // A figure with several heights (presentation mode) fills the screen down to the playback bar: its container is
-  // sized (the chart stretches to it) to the room left at the top of the page, within the heights. Then the figure
-  // takes the layout (meta.layouts) for its width ("narrow" below narrow_below px) and height (the tallest not
-  // taller than the chart). A camera is compared not: once drawn, it is the user's to turn.
+  // The chart's container is sized (the chart stretches to it, drawn with height="stretch"): in presentation mode
+  // (layouts.fill) to the room left at the top of the page down to the playback bar, within the figure's heights; else
+  // to the figure's own height, or on a narrow chart (a phone) to the stacked layouts' height. Then the figure takes
+  // the layout (meta.layouts) for its width (portrait below portrait_below px, narrow below narrow_below) and height
+  // (the tallest not taller than the chart). Where that layout hides the figure's own title and legends, the page
+  // shows them ([data-bv-part]). A camera is compared not: once drawn, it is the user's to turn.
   const valueAt = (obj, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
   const layoutAt = (obj, path) => valueAt(obj, path.replace(/\[(\d+)\]/g, '.$1'));
   const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
   function fit(gd) {
     const m = metaOf(gd), L = m && m.layouts, h = host();
     if (!L || !window.Plotly) return;
-    const hs = L.heights;
-    if (hs.length > 1 && h) {
-      const main = h.closest('[data-testid="stMain"]');
-      const top = h.getBoundingClientRect().top + (main ? main.scrollTop : 0);
-      const below = bar.getBoundingClientRect().bottom - h.getBoundingClientRect().bottom;
-      const room = Math.round(Math.max(hs[0], Math.min(hs[hs.length - 1], window.innerHeight - top - below - 8)));
-      h.classList.add('bv-fit');  // the chart (drawn with height="stretch") fills its container's height
+    const hs = L.heights, width = gd._fullLayout.width;
+    const kind = width < L.portrait_below ? 'portrait' : width < L.narrow_below ? 'narrow' : 'wide';
+    if (h) {
+      let room = kind === 'portrait' ? L.stacked_height : L.base_height;
+      if (L.fill) {
+        const main = h.closest('[data-testid="stMain"]');
+        const top = h.getBoundingClientRect().top + (main ? main.scrollTop : 0);
+        const below = bar.getBoundingClientRect().bottom - h.getBoundingClientRect().bottom;
+        room = Math.round(Math.max(hs[0], Math.min(hs[hs.length - 1], window.innerHeight - top - below - 8)));
+      }
+      h.classList.add('bv-fit');  // the chart fills its container's height
       if (h.style.height !== room + 'px') h.style.height = room + 'px';
     }
     const k = Math.max(0, hs.filter((x) => x <= gd._fullLayout.height).length - 1);
-    const want = (gd._fullLayout.width < L.narrow_below ? L.narrow : L.wide)[k];
+    const want = L[kind][k];
     const differs = (k) => !k.includes('camera') && !same(layoutAt(gd.layout, k), want[k]);
-    if (Object.keys(want).some(differs)) window.Plotly.relayout(gd, want);
+    const own = want['legend.visible'] !== false;
+    // A legend placed in the container's coordinates reserves its room above the panels, and Plotly keeps that
+    // reservation when the legend is then hidden (the stacked layout's panels started 260 px down): release it.
+    const reserved = gd._fullLayout._reservedMargin;
+    const stale = !own && reserved && reserved.legend && Object.keys(reserved.legend).length > 0;
+    if (stale) reserved.legend = {};
+    if (stale || Object.keys(want).some(differs)) window.Plotly.relayout(gd, want);
+    document.querySelectorAll('[data-bv-part][data-bv-for="' + key + '"]').forEach((e) => { e.hidden = own; });
   }
 
   // Brings a new run's chart into view (the page stays where the form was after Run).

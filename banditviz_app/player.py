@@ -32,6 +32,8 @@ import streamlit as st
 
 from banditviz.figures.playback import DEFAULT_SPEED, SPEEDS
 
+from .legend import legend_html
+
 TICKS = 7  # round labels under the slider
 
 _KEY = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -80,6 +82,20 @@ def explanation(key: str) -> None:
     """The panel beside the chart where the player writes the round on screen, its phase and sentences."""
     st.html(f"{CSS}<div class='bv-explain' data-bv-for='{_check_key(key)}'><div class='bv-at'></div>"
             "<div class='bv-phase'></div><ul></ul></div>")
+
+
+def heading(key: str, meta: dict, shown: bool) -> None:
+    """The figure's title and subtitle (``meta``: `animate.page_parts`), which the player shows where the figure's
+    layout hides its own (presentation mode, a phone); ``shown``: at once. Names in the title are escaped."""
+    sub = f"<div class='bv-subheading'>{meta['subtitle']}</div>" if meta.get("subtitle") else ""
+    st.html(f"{CSS}<div data-bv-part='heading' data-bv-for='{_check_key(key)}'{'' if shown else ' hidden'}>"
+            f"<div class='bv-heading'>{meta['title']}</div>{sub}</div>")
+
+
+def legend(key: str, meta: dict, shown: bool) -> None:
+    """The figure's legends drawn by the page (`legend.legend_html`), shown as `heading` is."""
+    st.html(f"{CSS}<div data-bv-part='legend' data-bv-for='{_check_key(key)}'{'' if shown else ' hidden'}>"
+            f"{legend_html(meta['legend'])}</div>")
 
 
 def table(key: str) -> None:

@@ -25,6 +25,7 @@ from banditviz import figures, fronts
 from banditviz.simulate import has_compiled_loop, has_fast_loop
 from banditviz.sweep import summary as sweep_summary
 from banditviz.sweep import sweep as run_sweep
+from banditviz.trace import column_name
 
 from . import state
 
@@ -33,7 +34,6 @@ FIGURE_CACHE = {**CACHE, "max_entries": 16}  # an animated figure holds up to ~5
 WATCH_HEIGHT = 560  # px: the Watch figure, its playback bar and the explanation fit a 1366x768 screen
 PRESENT_HEIGHT = 820  # px: presentation mode's figure until the player fits it to the screen, to one of:
 PRESENT_HEIGHTS = tuple(range(440, 1001, 40))  # 1280x720 to 2560x1440 (the figure carries a layout for each)
-REGRET_LABELS = {"pareto_regret": "cumulative Pareto regret", "effective_regret": "cumulative effective Pareto regret"}
 
 
 @st.cache_data(**CACHE)
@@ -91,11 +91,11 @@ def tidy(trace: banditviz.Trace) -> pd.DataFrame:
     return frame
 
 
-def correct(trace: banditviz.Trace) -> float:
-    """1 if the recommended set is the true Pareto set, 0 if not, NaN without a recommendation."""
-    if trace.recommendation is None or trace.instance.kind == "contextual":
-        return float("nan")
-    return float(set(trace.recommendation) == set(trace.instance.pareto_set))
+def readable(table: pd.DataFrame, instance: banditviz.Instance) -> pd.DataFrame:
+    """A sweep table or summary with its columns named as a reader takes them (`banditviz.trace.column_name`: the
+    pulled arm's expected reward per objective as ``cum_expected_reward[<objective>]``), for the page and its CSV
+    downloads."""
+    return table.rename(columns=lambda c: column_name(str(c), instance.objective_names))
 
 
 _SWEEPS: OrderedDict[tuple[Any, ...], pd.DataFrame] = OrderedDict()

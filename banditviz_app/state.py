@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import json
 import re
-import runpy
 import threading
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 import banditviz
-from banditviz import limits
+from banditviz import limits, words
 from banditviz.sweep import GENERATORS  # the core's seeded generators, by name
 
 DEFAULT_PRESET = "default"
@@ -35,7 +32,6 @@ MAX_URL_INSTANCE_CHARS = 6000  # longer instances are not put in the link (expor
 DEFAULT_FOR_KIND = {"means": "pareto_ucb1", "linear": "pareto_ucb1", "contextual": "mol_ts",
                     "distributions": "ramgape_b"}
 
-APP_SCRIPT = Path(__file__).resolve().parents[1] / "app.py"
 GENERATOR_ARGS = {"K", "L", "d", "seed", "sigma"}
 _KEY = "bv_setting"
 PRESENT = "bv_present"  # presentation mode (every page), kept in the link as ``present=1``
@@ -302,8 +298,8 @@ def _draw_setting() -> None:
     setting = current()
     with slot.container():
         st.markdown("**Current setting**")
-        st.caption(f"Instance: {plain(setting.instance.name or 'custom')} — {setting.instance.K} arms, "
-                   f"{setting.instance.L} objectives ({setting.instance.kind})")
+        st.caption(f"Instance: {plain(setting.instance.name or 'custom')} — {words.count(setting.instance.K, 'arm')}, "
+                   f"{words.count(setting.instance.L, 'objective')} ({setting.instance.kind})")
         st.caption(f"Algorithm: {setting.algorithm}, T = {setting.horizon:,}, seed {setting.seed}")
         if set(to_query(setting)) & {"preset", "gen", "inst"}:
             st.caption("The address bar holds a link to this setting: paste it anywhere to reproduce the run.")
@@ -314,18 +310,6 @@ def _draw_setting() -> None:
 def _changed() -> None:
     sync_url()
     _draw_setting()
-
-
-def inside_app() -> None:
-    """Run the whole app instead of this page when Streamlit runs a page file alone.
-
-    Streamlit (1.67) treats a ``pages/`` folder beside app.py as a legacy multipage app until some session
-    reaches `st.navigation`: until then, an address such as ``/design`` runs pages/design.py without app.py
-    (no sidebar, no layout, no error handling). Every page calls this first; in that mode it runs app.py,
-    which opens the page the address names inside the app, then stops the lone page."""
-    if PagesManager.uses_pages_directory:
-        runpy.run_path(str(APP_SCRIPT), run_name="__main__")
-        st.stop()
 
 
 def sync_url() -> None:

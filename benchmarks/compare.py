@@ -6,10 +6,10 @@ Workloads (3 algorithms x 50 seeds x T = 20,000, the Compare page's largest sett
 * classic family on preset "default" (Pareto UCB1, Pareto TS, MO epsilon-greedy): compiled round loops;
 * identification family on preset "default" (GEGE fixed budget and confidence, PFIwR);
 * risk-averse identification on preset "risk_averse_table1" (RAMGapE-c, RA-LUCB, RA round robin, fixed confidence;
-  none stops within 20,000 samples there): the compiled loop of `banditviz.fast_risk`;
+  none stops within 20,000 samples there): the compiled loop of `banditviz.algorithms.ramgape._loop`;
 * lexicographic family on preset "lexicographic_lambda_0.1" (STE2LO, MTE2LO, OFUL) and the MOL baselines on the
   linear MOL-TS preset "mol_ts_fig11" (MOL-UCB, MOL-epsilon-greedy; K = 100, L = 4): the compiled loop of the
-  linear learners (`banditviz.fast_linear`).
+  linear learners (`banditviz.algorithms._linear_loop`).
 
 MOL-TS itself has no compiled loop (its uniform draw from the effective front solves LPs): its press is the
 Python engine's time (`benchmarks/regret.py` gives its rounds per second).

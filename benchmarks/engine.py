@@ -1,7 +1,7 @@
 """Engine speed: rounds per second of one `banditviz.run` of the classic baselines (K = 20, L = 2).
 
 Each algorithm runs at T = 10^5 without snapshots (CLI, sweeps) and with 200 (the Watch page), compiled
-(`simulate.run`'s default: the loop of `banditviz.fast_classic`) and through the Python classes
+(`simulate.run`'s default: the loop of `banditviz.algorithms.classic._loop`) and through the Python classes
 (``compiled=False``, the previous engine and the reference; timed at T = 10^4), interleaved in this
 process; medians of REPEATS runs. Also: the peak traced memory of a run and the ratio of the Python engine
 against a naive reference that recomputes every arm's mean from the full history each round. The machine

@@ -9,12 +9,12 @@
 * GEGE fixed confidence at the size of the paper's Table 2 row [K, h, d] = [500, 8, 8] (delta = 0.1), which
   reports about 1 s per run (001 §4.5): random unit-norm features, Theta ~ N(0, 1).
 * APE (fixed confidence, delta = 0.01) on the LinPSI Fig. 2 family at K = 32 and 128: the compiled step
-  (`banditviz.fast_ape`) against the numpy step it replaced (tests/unit/test_identify.py's reference, the same
-  pulls to the bit), algorithm and rewards only.
-* The per-arm noise streams of a NoC run (K = 259): compiled PCG64 states (`banditviz.fast_noise.seed` of
+  (`banditviz.algorithms.linpsi._ape`) against the numpy step it replaced (tests/unit/test_identify.py's
+  reference, the same pulls to the bit), algorithm and rewards only.
+* The per-arm noise streams of a NoC run (K = 259): compiled PCG64 states (`banditviz._noise.seed` of
   `banditviz.seeding.words`) and their `Generator`s (`seeding.generators`), against numpy's
   ``[default_rng(s) for s in seq.spawn(K)]``, the same streams; and the NoC fixed-budget runs with their Gaussian
-  noise drawn by those numpy generators (one call an arm per refill, `GeneratorNoise`) instead of `fast_noise`
+  noise drawn by those numpy generators (one call an arm per refill, `GeneratorNoise`) instead of `_noise`
   (the same rewards), interleaved.
 * PFIwR on the 000 §4.2 setting (p = 0.5, practical width, 10^4 rounds) against a naive PFIwR that
   rebuilds the Gram matrix from the whole history every round; PFIwR on fixed means (preset "default", the
@@ -33,12 +33,13 @@ from pathlib import Path
 import numpy as np
 
 import banditviz as bv
-from banditviz import design, fast_noise, seeding
+from banditviz import _noise, seeding
 from banditviz import simulate as engine
-from banditviz.algorithms.gege import GEGEFixedConfidence
-from banditviz.algorithms.pfiwr import PFIwR
-from banditviz.algorithms.psi_baselines import EGESuccessiveRejects
-from banditviz.algorithms.psi_common import empirical_gaps
+from banditviz.algorithms.identification import empirical_gaps
+from banditviz.algorithms.linpsi import optimal_design
+from banditviz.algorithms.linpsi.baselines import EGESuccessiveRejects
+from banditviz.algorithms.linpsi.gege import GEGEFixedConfidence
+from banditviz.algorithms.pfiwr.learners import PFIwR
 from banditviz.environment import Environment
 from banditviz.instances import Instance
 from banditviz.simulate import drive
@@ -66,12 +67,12 @@ class NaiveGEGE(GEGEFixedConfidence):
     """GEGE-FC with the naive design and a least-squares refit on the stacked samples of the round."""
 
     def plan_round(self, n_pulls: float, rule: str) -> None:
-        saved = design.cached_design
-        design.cached_design = lambda Xt, tol: naive_design(Xt, tol)
+        saved = optimal_design.cached_design
+        optimal_design.cached_design = lambda Xt, tol: naive_design(Xt, tol)
         try:
             super().plan_round(n_pulls, rule)
         finally:
-            design.cached_design = saved
+            optimal_design.cached_design = saved
         self.rows, self.ys = [], []
 
     def absorb(self, arms: np.ndarray, rewards: np.ndarray) -> None:
@@ -223,7 +224,7 @@ def main() -> None:
         naive = timed(lambda s, f=fam: drive(NumpyAPE(**spec.validate({"delta": 0.01})), f, 200_000, s), range(3))
         report(f"APE K = {K}, compiled step", fast, naive)
     parent = np.random.SeedSequence(7).spawn(3)[0]
-    streams = min(timeit(lambda: fast_noise.seed(seeding.words(parent, 259))) for _ in range(5))
+    streams = min(timeit(lambda: _noise.seed(seeding.words(parent, 259))) for _ in range(5))
     ours = min(timeit(lambda: seeding.generators(seeding.words(parent, 259))) for _ in range(5))
     numpy_ = min(timeit(lambda: [np.random.default_rng(s) for s in np.random.SeedSequence(7).spawn(3)[0].spawn(259)])
                  for _ in range(5))

@@ -27,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from banditviz import fast_pareto  # noqa: E402
 from banditviz import pareto as pp  # noqa: E402
+from banditviz.pareto import kernels  # noqa: E402
 
 
 def best_of(fn, repeat: int) -> float:
@@ -212,7 +212,7 @@ def moocore_ratios(rng: np.random.Generator, repeat: int) -> None:
 @numba.njit(cache=True)
 def pairwise_nondominated(mu: np.ndarray) -> np.ndarray:
     """The reference: every row against every other row until one dominates it (the compiled loop before the
-    archive of `fast_pareto.nondominated`)."""
+    archive of `kernels.nondominated`)."""
     K, L = mu.shape
     out = np.ones(K, dtype=np.bool_)
     for a in range(K):
@@ -241,15 +241,15 @@ def per_call_us(f, *args, n: int = 2000) -> float:
 @numba.njit(cache=True)
 def sorted_front(mu: np.ndarray, order: np.ndarray, sums: np.ndarray) -> np.ndarray:
     """What the MOL learners' loop does each round: keep ``order`` sorted by sum, then the mask in that order."""
-    fast_pareto.sort_by_sum(mu, order, sums)
-    return fast_pareto.nondominated_in(mu, order)
+    kernels.sort_by_sum(mu, order, sums)
+    return kernels.nondominated_in(mu, order)
 
 
 def small_front_ratios(rng: np.random.Generator) -> None:
     """The per-round Pareto mask of the compiled loops (K <= 128) against the pairwise reference, in us a call."""
     from banditviz import instances as presets
 
-    print("\ncompiled Pareto mask, archive (fast_pareto.nondominated) against comparing every pair, and the archive\n"
+    print("\ncompiled Pareto mask, archive (kernels.nondominated) against comparing every pair, and the archive\n"
           "visiting rows by decreasing sum (nondominated_in after sort_by_sum of an already sorted order, as between\n"
           "two rounds of the MOL learners' loop), us a call:")
     cases = {"default (K = 10, L = 2)": presets.preset("default").means,
@@ -257,11 +257,11 @@ def small_front_ratios(rng: np.random.Generator) -> None:
              "mol_ts_fig11 (K = 100, L = 4)": presets.preset("mol_ts_fig11").means}
     cases["mol_ts_fig11 + N(0, 0.05) noise"] = cases["mol_ts_fig11 (K = 100, L = 4)"] + rng.normal(0, 0.05, (100, 4))
     for label, mu in cases.items():
-        assert np.array_equal(fast_pareto.nondominated(mu), pairwise_nondominated(mu))
-        times = [per_call_us(f, mu, n=20_000) for f in (pairwise_nondominated, fast_pareto.nondominated)]
+        assert np.array_equal(kernels.nondominated(mu), pairwise_nondominated(mu))
+        times = [per_call_us(f, mu, n=20_000) for f in (pairwise_nondominated, kernels.nondominated)]
         order, sums = np.arange(mu.shape[0]), np.empty(mu.shape[0])
-        fast_pareto.sort_by_sum(mu, order, sums)
-        assert np.array_equal(fast_pareto.nondominated_in(mu, order), pairwise_nondominated(mu))
+        kernels.sort_by_sum(mu, order, sums)
+        assert np.array_equal(kernels.nondominated_in(mu, order), pairwise_nondominated(mu))
         times.append(per_call_us(sorted_front, mu, order, sums, n=20_000))
         print(f"  {label:<32s} pairs {times[0]:5.2f}  archive {times[1]:5.2f}  by sum {times[2]:5.2f}  "
               f"ratios x{times[0] / times[1]:4.2f} x{times[0] / times[2]:4.2f}")

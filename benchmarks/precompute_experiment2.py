@@ -3,9 +3,9 @@
 epsilon = 0, delta = 0.05, rho = 0.01; Table 3 pattern 10 (Exp 2.1, 6 Pareto arms) and pattern 46 (Exp 2.2,
 2 Pareto arms); RAMGapEc, RA-LUCB, DE Round-Robin and Round-Robin. Each run takes 10^7 - 5*10^7 samples with
 the compiled kernel (seconds to a minute of CPU each). The traces (200 snapshots, ~0.1 MB each) go to
-``~/.cache/banditviz`` (or $BANDITVIZ_CACHE), where `banditviz.fast_risk.experiment2_trace` -- the function the
-app calls -- finds them; the app computes a missing one on first use. ``--ship`` also copies them into
-``banditviz/presets/risk_averse_exp2/`` (committed for RAMGapEc only: two files, ~0.2 MB).
+``~/.cache/banditviz`` (or $BANDITVIZ_CACHE), where `banditviz.experiments.ramgape.experiment2_trace` -- the
+function the app calls -- finds them; the app computes a missing one on first use. ``--ship`` also copies them
+into ``banditviz/experiments/ramgape_exp2/`` (committed for RAMGapEc only: two files, ~0.2 MB).
 
     .venv/bin/python benchmarks/precompute_experiment2.py [--pattern 46] [--algorithm ramgape_c] [--seed 1] [--ship]
 """
@@ -18,8 +18,7 @@ import time
 
 import numpy as np
 
-from banditviz import risk
-from banditviz.fast_risk import (
+from banditviz.experiments.ramgape import (
     EXP2_ALGORITHMS,
     EXP2_PATTERNS,
     MAX_SAMPLES,
@@ -28,6 +27,7 @@ from banditviz.fast_risk import (
     experiment2_filename,
     experiment2_trace,
 )
+from banditviz.pareto import mean_variance
 
 
 def main() -> None:
@@ -43,7 +43,7 @@ def main() -> None:
             t0 = time.process_time()
             tr = experiment2_trace(pattern, alg, seed=args.seed, refresh=args.refresh)
             last = tr.snapshots[-1]
-            exact = set(tr.recommendation or ()) == set(risk.pareto_set(tr.instance))
+            exact = set(tr.recommendation or ()) == set(mean_variance.pareto_set(tr.instance))
             print(f"pattern {pattern:2d} {alg:16s} stopped at {tr.info['samples']:>12,} samples "
                   f"(exact D+: {exact}) cpu {time.process_time() - t0:6.1f} s")
             print("    beta at stopping:", np.array2string(last.extras["beta"], precision=4))

@@ -10,12 +10,12 @@ For each algorithm in `BENCHMARKED` it prints, at T = 2,000 and T = 8,000:
 * the full engine run (`banditviz.run`, no snapshots) with the per-round Pareto and effective Pareto
   regrets, whose exact effective gap (an LP when no certificate settles it) costs more than MOL-UCB itself;
   with ``--lp-only``, that run against the previous code in the same process (`previous_code`: by default
-  the Pareto front and its distinct rows found step by step (no `fast_pareto.front_rows`) and the LPs solved
+  the Pareto front and its distinct rows found step by step (no `kernels.front_rows`) and the LPs solved
   with presolve first;
   with ``--previous "session 3"`` also the effective front's certificates, the effective gap's bounds and the
   row order in numpy; with ``--previous "session 2"`` also moocore's Pareto masks, the numpy ridge step, no
   perceptron weight in MOL-TS's front sampler; with ``--previous "session 1"`` also every LP through
-  ``scipy.optimize.linprog``, `banditviz.highs_lp`'s reference, and ``np.unique`` for `pareto.unique_rows`),
+  ``scipy.optimize.linprog``, `banditviz.pareto.lp`'s reference, and ``np.unique`` for `pareto.unique_rows`),
   interleaved, medians of CPU time, with the ratio.
 
 Target: >= 5,000 rounds/s for MOL-UCB's own cost, constant in T.  Usage:
@@ -33,10 +33,11 @@ from contextlib import contextmanager
 import numpy as np
 
 import banditviz
-from banditviz import fast_pareto, highs_lp, pareto, preset
+from banditviz import preset
 from banditviz.algorithms.base import AlgorithmSpec, get_algorithm
+from banditviz.algorithms.estimators import SharedRidge
 from banditviz.environment import Environment
-from banditviz.estimators import SharedRidge
+from banditviz.pareto import dominance, effective, kernels, lp
 from banditviz.simulate import make_problem
 
 # Adding an algorithm is one line: its registry name (its module must build its ridge with `SharedRidge`).
@@ -185,32 +186,33 @@ NUMPY_KERNELS = {"bank_certifies": np_bank_certifies, "pair_mixture_dominates": 
 @contextmanager
 def previous_code(spec: AlgorithmSpec, generation: str):
     """The code before a change: "session 4" finds the Pareto front and its distinct rows step by step (no
-    `fast_pareto.front_rows`) and solves every LP with presolve first; "session 3" also has the effective front's
+    `kernels.front_rows`) and solves every LP with presolve first; "session 3" also has the effective front's
     certificates, the effective gap's bounds and the order of distinct rows in numpy (`NUMPY_KERNELS`);
     "session 2" also moocore's Pareto masks, the numpy ridge step (`NumpyRidge`) and no perceptron weight in the
-    front sampler (`fast_pareto.cone_weight`); "session 1" also solves every LP of the effective front and gap
+    front sampler (`kernels.cone_weight`); "session 1" also solves every LP of the effective front and gap
     through ``linprog`` and finds distinct rows by ``np.unique``."""
-    fused, solve = fast_pareto.front_rows, highs_lp._solve_core
-    fast_pareto.front_rows = lambda mu: (None, mu[:0], None, None)  # "tied rows": the step-by-step path
-    highs_lp._solve_core = lambda c, A, lhs, rhs, lb, ub, presolve: solve(c, A, lhs, rhs, lb, ub, not presolve)
-    compiled = {name: getattr(fast_pareto, name) for name in NUMPY_KERNELS} if generation != "session 4" else {}
+    fused, solve = kernels.front_rows, lp._solve_core
+    kernels.front_rows = lambda mu: (None, mu[:0], None, None)  # "tied rows": the step-by-step path
+    lp._solve_core = lambda c, A, lhs, rhs, lb, ub, presolve: solve(c, A, lhs, rhs, lb, ub, not presolve)
+    compiled = {name: getattr(kernels, name) for name in NUMPY_KERNELS} if generation != "session 4" else {}
     for name in compiled:
-        setattr(fast_pareto, name, NUMPY_KERNELS[name])
-    direct, unique, small, cone = highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT, fast_pareto.cone_weight
+        setattr(kernels, name, NUMPY_KERNELS[name])
+    direct, unique, small, cone = lp.minimise, effective.unique_rows, dominance.SMALL_FRONT, kernels.cone_weight
     if generation in ("session 1", "session 2"):
-        pareto.SMALL_FRONT = 0
-        fast_pareto.cone_weight = lambda U, a, steps=64: np.zeros(U.shape[1])  # certifies nothing: the LP decides
+        dominance.SMALL_FRONT = effective.SMALL_FRONT = 0
+        kernels.cone_weight = lambda U, a, steps=64: np.zeros(U.shape[1])  # certifies nothing: the LP decides
     if generation == "session 1":
-        highs_lp.minimise = lambda *args, **kw: direct(*args, fast=False)
-        pareto.unique_rows = np_unique_rows
+        lp.minimise = lambda *args, **kw: direct(*args, fast=False)
+        effective.unique_rows = np_unique_rows
     try:
         with swapped_ridge(spec, NumpyRidge) if generation in ("session 1", "session 2") else contextlib.nullcontext():
             yield
     finally:
-        highs_lp.minimise, pareto.unique_rows, pareto.SMALL_FRONT, fast_pareto.cone_weight = direct, unique, small, cone
-        fast_pareto.front_rows, highs_lp._solve_core = fused, solve
+        lp.minimise, effective.unique_rows, kernels.cone_weight = direct, unique, cone
+        dominance.SMALL_FRONT = effective.SMALL_FRONT = small
+        kernels.front_rows, lp._solve_core = fused, solve
         for name, kernel in compiled.items():
-            setattr(fast_pareto, name, kernel)
+            setattr(kernels, name, kernel)
 
 
 def lp_ratio(spec: AlgorithmSpec, horizon: int, generation: str, repeats: int = 3) -> tuple[float, float]:

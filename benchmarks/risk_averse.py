@@ -1,4 +1,4 @@
-"""Pulls per second of RAMGapEc: the compiled fast path (`banditviz.fast_risk.fast_run`) against the engine
+"""Pulls per second of RAMGapEc: the compiled fast path (`banditviz.experiments.ramgape.fast_run`) against the engine
 (`banditviz.simulate.run`, numpy per round) in the same process. Target: >= 10^5 pulls/s.
 
 Cases: Table 2 (K = 100, epsilon = 0.1) and Experiment 2.2 (Table 3 pattern 46, epsilon = 0). CPU time is
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from banditviz import preset, run
-from banditviz.fast_risk import fast_run
+from banditviz.experiments.ramgape import fast_run
 
 
 def rate(fn, samples_of) -> tuple[float, int]:

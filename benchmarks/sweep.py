@@ -3,7 +3,8 @@
 * serial: `banditviz.sweep(..., batch=False)`, every round through the Python classes (the reference,
   timed on the first SERIAL_SEEDS seeds and extrapolated to 200);
 * compiled: `banditviz.sweep(..., backend="serial")`, every run in the compiled loop of
-  `banditviz.fast_classic` (the numpy seed axis it replaced ran ~400-530k seed-rounds/s here), all 200 seeds;
+  `banditviz.algorithms.classic._loop` (the numpy seed axis it replaced ran ~400-530k seed-rounds/s here), all 200
+  seeds;
 * processes: `banditviz.sweep(..., backend="processes")`, compiled jobs on every local core, all 200 seeds.
 
 The three tables agree on the seeds they share (checked here). Targets: compiled >= 10x

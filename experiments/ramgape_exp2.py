@@ -1,9 +1,9 @@
 """Run RAMGapE's Experiment 2 (experiments/ramgape_exp2.toml) and write its table as a shipped result.
 
 Each run needs 1e7 - 5e7 samples, above `banditviz.limits.MAX_HORIZON`, so the config is played here by the compiled
-risk-averse loop (`banditviz.fast_risk.fast_run`, the loop `banditviz.run` uses for these algorithms) instead of
-`python -m banditviz sweep`. The table has the sweep's identification columns (one row per run: stopping time,
-stopped, correct, recommended, pulls per arm) and the same provenance metadata, plus ``generator``.
+risk-averse loop (`banditviz.experiments.ramgape.fast_run`, the loop `banditviz.run` uses for these algorithms)
+instead of `python -m banditviz sweep`. The table has the sweep's identification columns (one row per run: stopping
+time, stopped, correct, recommended, pulls per arm) and the same provenance metadata, plus ``generator``.
 
     .venv/bin/python experiments/ramgape_exp2.py --out banditviz/results/ramgape_exp2.parquet
 """
@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from banditviz import preset, risk
+from banditviz import preset
 from banditviz.algorithms.base import get_algorithm
-from banditviz.fast_risk import fast_run
+from banditviz.experiments.ramgape import fast_run
+from banditviz.pareto import mean_variance as risk
 from banditviz.sweep import normalise_seeds, provenance, write_parquet
 
 CONFIG = Path(__file__).with_suffix(".toml")

@@ -4,7 +4,6 @@ variable elsewhere. Fixtures shared by the suite live here too."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
@@ -16,14 +15,16 @@ os.environ.setdefault("BANDITVIZ_DATA", str(Path(__file__).resolve().parents[1].
 @pytest.fixture
 def variant():
     """``variant(name, cls, label)``: the registered algorithm ``name`` with its class replaced by ``cls`` (a
-    deliberately broken subclass), as an unregistered `AlgorithmSpec` that `banditviz.run` accepts. Nothing is
+    deliberately broken subclass), as an unregistered `AlgorithmSpec` that `banditviz.run` accepts
+    (`tests.variants.broken_spec`: no fast loop, which would play the original class). Nothing is
     added to the registry (checked after the test)."""
     from banditviz.algorithms import ALGORITHMS
+    from tests.variants import broken_spec
 
     before = dict(ALGORITHMS)
 
     def build(name: str, cls: type, label: str):
-        return dataclasses.replace(ALGORITHMS[name], name=f"{name} [{label}]", cls=cls)
+        return broken_spec(ALGORITHMS[name], cls, label)
 
     yield build
     assert ALGORITHMS == before, "a test variant leaked into the algorithm registry"

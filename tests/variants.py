@@ -1,11 +1,19 @@
 """Broken-variant factories shared by the mutation tests (tests/unit/test_mutations.py) and the claim tests
 (tests/repro): each takes an algorithm class and returns a subclass that changes one thing (a width scaled, a
 parameter scaled, the arm choice replaced by a round robin); ``label`` names the change. Build an unregistered
-spec from one with the ``variant`` fixture (tests/conftest.py)."""
+spec from one with `broken_spec` (or the ``variant`` fixture of tests/conftest.py)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
+
+
+def broken_spec(spec, cls: type, label: str):
+    """An unregistered copy of the `AlgorithmSpec` ``spec`` that plays ``cls`` (a broken variant of its class), named
+    "name [label]"; without the original's fast loop and guarantee, which belong to the original class."""
+    return dataclasses.replace(spec, name=f"{spec.name} [{label}]", cls=cls, loop=None, guarantee=None)
 
 
 def scaled(method: str, factor: float):

@@ -1,17 +1,23 @@
-"""The algorithm contract, `RoundState` and the registry.
+"""The algorithm contract, `RoundState`, the fast-loop protocol and the registry.
 
 An algorithm is constructed with its parameters, then driven by the engine:
 ``reset(problem, rng)`` once, then each round ``select(t) -> arm`` and ``update(arm, reward)``;
 ``state()`` is called only at snapshot rounds. ``done`` turns True when an identification
 algorithm stops; ``recommendation`` is its answer (a tuple of arm indices) or None.
 An algorithm sees only the `Problem`: never the true means.
+
+An algorithm may declare a fast way to play its runs, ``register(..., loop=...)``: an object with `Loop`'s
+``supports`` and ``play`` (a compiled round loop, or one that plays planned pulls batch by batch), which the engine
+uses instead of calling ``select``/``update`` round by round and which must give the same `Trace`, bit for bit.
+It may also declare where the guarantee of its paper does not hold, ``register(..., guarantee=...)``.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -84,6 +90,40 @@ class RoundState:
         return [STATUS_NAMES[s] for s in self.status]
 
 
+@dataclass
+class Played:
+    """The rounds a fast loop played (`Loop.play`), as the round-by-round engine records them.
+
+    ``arms`` (t,) and ``rewards`` (t x the instance's reward dimension) of rounds 1..t; ``snapshots``: the
+    algorithm's ``state()`` after each round of ``snap_at`` played and, when ``snap_at`` is not empty, after the round
+    it stopped in; ``changes``, for an algorithm that recommends every round: ``(round, recommendation)`` at round 1
+    and at every round where the recommendation changed (the engine scores each recommendation once).
+    """
+
+    arms: np.ndarray
+    rewards: np.ndarray
+    snapshots: list[RoundState] = field(default_factory=list)
+    changes: list[tuple[int, tuple[int, ...] | None]] = field(default_factory=list)
+
+
+class Loop(Protocol):
+    """A fast way to play an algorithm's runs, declared with it (``register(..., loop=...)``).
+
+    ``compiled``: True when `play` runs in compiled code that releases the GIL (runs on several threads then go side
+    by side). The engine calls ``supports(kind, params, snapshots)`` with the run's instance kind (its contexts never
+    move), validated parameters and number of snapshots; if True, ``play(alg, rewards, horizon, snap_at)`` with
+    ``alg`` built and reset, the run's `banditviz.rewards.RewardBuffer` (the only way to pull an arm), the horizon
+    and the snapshot rounds (ascending). `play` leaves ``alg.done`` and ``alg.recommendation`` as the round-by-round
+    loop would, and returns `Played`.
+    """
+
+    compiled: bool
+
+    def supports(self, kind: str, params: dict[str, Any], snapshots: int) -> bool: ...
+
+    def play(self, alg: Algorithm, rewards: Any, horizon: int, snap_at: np.ndarray) -> Played: ...
+
+
 @dataclass(frozen=True)
 class Param:
     """One algorithm parameter: default, allowed range and one-line help for the app's forms.
@@ -137,7 +177,12 @@ class Param:
 
 @dataclass(frozen=True)
 class AlgorithmSpec:
-    """A registry entry: what the app needs to list, describe and build an algorithm."""
+    """A registry entry: what the app needs to list, describe and build an algorithm, and how the engine plays it.
+
+    ``loop`` plays ``cls``'s rules: a spec whose class is replaced (a deliberately broken variant) drops it.
+    ``guarantee(instance, params)``: the reasons, one sentence each, why the paper's guarantee does not hold for
+    this instance and these (validated) parameters (`banditviz.guarantees.warnings_for`).
+    """
 
     name: str
     cls: type[Algorithm]
@@ -147,6 +192,8 @@ class AlgorithmSpec:
     params: tuple[Param, ...]
     summary: str
     recommends_every_round: bool = False
+    loop: Loop | None = None
+    guarantee: Callable[[Any, dict[str, Any]], list[str]] | None = None
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -180,20 +227,25 @@ def register(
     params: tuple[Param, ...] = (),
     summary: str = "",
     recommends_every_round: bool = False,
+    loop: Loop | None = None,
+    guarantee: Callable[[Any, dict[str, Any]], list[str]] | None = None,
 ):
-    """Class decorator adding an algorithm to `ALGORITHMS` under ``name``."""
+    """Class decorator adding an algorithm to `ALGORITHMS` under ``name``, with its fast `Loop` and its guarantee's
+    conditions if it has them (`AlgorithmSpec`)."""
     if task not in TASKS:
         raise ValueError(f"task: must be one of {TASKS}, got {task!r}")
     bad = set(kinds) - set(KINDS)
     if bad:
         raise ValueError(f"kinds: must be among {KINDS}, got {sorted(bad)}")
+    if loop is not None and not all(callable(getattr(loop, m, None)) for m in ("supports", "play")):
+        raise ValueError("loop: must have supports(kind, params, snapshots) and play(alg, rewards, horizon, snap_at)")
 
     def wrap(cls: type[Algorithm]) -> type[Algorithm]:
         if name in ALGORITHMS:
             raise ValueError(f"algorithm {name!r} is registered twice")
         spec = AlgorithmSpec(name, cls, paper, task, tuple(kinds), tuple(params),
                              summary or (cls.__doc__ or "").strip().split("\n")[0],
-                             recommends_every_round)
+                             recommends_every_round, loop, guarantee)
         cls.spec = spec
         ALGORITHMS[name] = spec
         return cls

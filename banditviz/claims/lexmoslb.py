@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..algorithms.lexicographic_core import chain_filter, loaf, loaf_coefficients
+from ..algorithms.lexmoslb.core import chain_filter, loaf, loaf_coefficients
 from ..reproduce import Result
 from .common import Claim, Outcome, Pick, Sensitivity, Variant, p_text, pm, runs_of, swap, variant
 from .stats import LEVEL, Fit, fit_points, local_slope, welch_less

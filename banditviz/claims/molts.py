@@ -17,7 +17,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ..algorithms.mol import theorem2_samples
+from ..algorithms.molts.core import theorem2_samples
 from ..reproduce import Result
 from .common import Claim, Outcome, Pick, Sensitivity, Variant, final, pm, swap, variant
 from .stats import LEVEL, Fit, fit_paired, fit_points, local_slope, sign_test
@@ -134,7 +134,7 @@ def _eps_greedy(r: Result) -> Outcome:
 def figure1_agents(gap: str = "effective") -> pd.DataFrame:
     """MOL-TS Fig. 1 toy (a fixture consistent with the text): each agent's total mean reward, Pareto and effective
     Pareto regret (``gap`` "pareto" computes the second column with the plain Pareto gap instead: a broken metric)."""
-    from ..presets.mol import FIGURE1_AGENTS, mol_figure1
+    from ..presets.molts import FIGURE1_AGENTS, mol_figure1
 
     rows = []
     for agent, arms in FIGURE1_AGENTS.items():

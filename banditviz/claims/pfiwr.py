@@ -15,7 +15,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from ..algorithms.pfiwr import beta_t, lambda_t, pfi_success
+from ..algorithms.pfiwr.core import beta_t, lambda_t, pfi_success
 from ..reproduce import Result
 from .common import (
     Claim,

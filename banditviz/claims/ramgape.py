@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .. import risk
+from ..pareto import mean_variance as risk
 from ..reproduce import Result
 from ..sweep import parse_pulls
 from .common import Claim, Consistency, Outcome, Pick, final, p_text, pm, runs_of, swap, variant
@@ -126,7 +126,7 @@ def exp1_table(r: Result) -> pd.DataFrame:
 def exp2_shares(r: Result) -> pd.DataFrame:
     """Per run of Exp. 2: pulls per arm far from the front (non-Pareto arms whose gap is above the median gap of the
     non-Pareto arms) over pulls per Pareto arm, at stopping."""
-    from ..presets.risk_averse import table3
+    from ..presets.ramgape import table3
 
     out = []
     for _, row in final(r.table).iterrows():

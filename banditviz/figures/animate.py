@@ -28,7 +28,15 @@ from ..trace import Trace
 from . import explain
 from .curves import Curves, Pulls
 from .frames import LEGEND_AXES, MIN_FRAMES, START_WITH, Context, Panel, figure_of, frame_budget, frame_indices, merge
-from .layouts import layouts_of, present_race_layout, present_watch_layout, race_layout, watch_layout
+from .layouts import (
+    layouts_of,
+    present_race_layout,
+    present_watch_layout,
+    race_layout,
+    stacked_race_layout,
+    stacked_watch_layout,
+    watch_layout,
+)
 from .objective_space import Plane, Scene, Strips, view_of
 from .palette import INK, NORMAL_TEXT, PRESENT_TEXT, Text, base_layout, finish, plain
 from .playback import DEFAULT_SPEED, SPEEDS
@@ -106,10 +114,10 @@ def _title(trace: Trace, task: str) -> str:
     when they would not fit, and a long instance name is shortened with an ellipsis."""
     inst = trace.instance
     alg, where = plain(trace.algorithm), plain(inst.name) or f"{inst.K} arms"
-    room = WATCH_TITLE_CHARS - len(f"{alg} on  (seed {trace.seed})")
+    room = WATCH_TITLE_CHARS - len(f"{alg} on , seed {trace.seed}")
     if len(where) > room:
         where = where[:max(room - 1, 8)].rstrip(" ,") + "…"
-    title = f"{alg} on {where} (seed {trace.seed})"
+    title = f"{alg} on {where}, seed {trace.seed}"  # a name in brackets is not followed by more brackets
     tail = _TASK_WORDS[task] + ("" if trace.stopped_at is None else f", stopped at round {trace.stopped_at}")
     if len(title) + len(tail) + 2 <= WATCH_TITLE_CHARS:
         title += f": {tail}"
@@ -180,30 +188,29 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     meta = explain.meta(trace, ctx.idx, ctx.rounds, obj, redraw)
     fig = _assemble(panels, [], _title(trace, task), notes, meta, controls, height, ctx.text)
     subtitle = CONTEXTUAL if trace.snapshot_means is not None else ""
-    if subtitle and not present:
+    if subtitle:
         fig.layout.title.subtitle = {"text": subtitle, "font": {"size": 17, "color": INK}}
+    parts = page_parts(fig, subtitle)
     place = present_watch_layout if present else watch_layout
-    layouts = layouts_of(fig, lambda h, narrow: place(fig, main, curves, h, narrow), heights)
+    layouts = layouts_of(fig, lambda h, narrow: place(fig, main, curves, h, narrow),
+                         lambda h: stacked_watch_layout(fig, main, curves, h), heights, present)
     if not controls:
-        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **(_to_page(fig, subtitle) if present else {})}}
+        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **parts}}
     return fig
 
 
-def _to_page(fig: go.Figure, subtitle: str) -> dict:
-    """Presentation mode: the figure's title, subtitle and main legend move to the page (the meta says what they are),
-    so that the panels take the room."""
-    out = {"title": fig.layout.title.text, "subtitle": subtitle, "legend": legend_entries(fig)}
-    fig.layout.title.text = ""
-    fig.layout.legend.visible = False
-    return out
+def page_parts(fig: go.Figure, subtitle: str) -> dict:
+    """What a page shows where the figure's layout hides its own title and legends (presentation mode, a stacked
+    layout on a phone, `layouts_of`): the title, the subtitle and the legends' entries."""
+    return {"title": fig.layout.title.text, "subtitle": subtitle, "legend": legend_entries(fig)}
 
 
 def legend_entries(fig: go.Figure) -> list[dict]:
-    """The main legend's entries of an animated figure, in order: each one's name and look (``mode``, and ``marker``
-    and ``line`` where set), for a page to draw the legend itself."""
+    """The legends' entries of an animated figure, in order (the main legend's, then the curves'): each one's name and
+    look (``mode``, and ``marker`` and ``line`` where set), for a page to draw the legend itself."""
     out = []
-    for t in fig.data:
-        if t.showlegend is False or t.legend not in (None, "legend"):
+    for t in sorted(fig.data, key=lambda t: t.legend == "legend2"):
+        if t.showlegend is False:
             continue
         d = t.to_plotly_json()
         out.append({"name": d["name"], "mode": d.get("mode", "markers"),
@@ -267,13 +274,16 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
         fig.layout.xaxis1.nticks = fig.layout.yaxis1.nticks = 3
     else:  # B's plane shares A's view and its y axis: no tick labels or title between the planes
         fig.layout.yaxis3.update(showticklabels=False, title_text="")
+    parts = page_parts(fig, "")
     if present:
-        layouts = layouts_of(fig, lambda h, narrow: present_race_layout(fig, three, cu_a.title, text, h, narrow),
-                             heights)
+        def place(h: int, narrow: bool) -> dict:
+            return present_race_layout(fig, three, cu_a.title, text, h, narrow)
     else:
-        layouts = layouts_of(fig, lambda h, narrow: race_layout(fig, three, cu_a.title, h, narrow), heights)
+        def place(h: int, narrow: bool) -> dict:
+            return race_layout(fig, three, cu_a.title, h, narrow)
+    layouts = layouts_of(fig, place, lambda h: stacked_race_layout(fig, three, cu_a.title, text, h), heights, present)
     if not controls:
-        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **(_to_page(fig, "") if present else {})}}
+        fig.layout.meta = {"bv": {**meta, "layouts": layouts, **parts}}
     return fig
 
 
@@ -330,6 +340,8 @@ def _assemble(panels: list[Panel], twins: list[Panel], title: str, notes: list[d
     # the title above nor the panel titles below it overlap it at any height
     layout["legend"].update(yref="container", yanchor="top", x=0.0, traceorder="normal")
     layout["legend"]["font"]["size"] = text.legend
+    for font in (layout["font"], layout["hoverlabel"]["font"]):  # any other text (hover labels): no smaller
+        font["size"] = max(font["size"], text.tick)
     for p in everything:
         layout.update(p.axes())
     layout["annotations"] = notes + [a for p in everything for a in p.annotations()]
@@ -360,3 +372,15 @@ def _legend_entry(style: dict) -> dict:
     if isinstance(entry.get("marker", {}).get("symbol"), list):  # the m_t -> p_t arrow: one symbol suffices
         entry["marker"] = {**entry["marker"], "symbol": "arrow", "size": 14, "angle": 90}
     return entry
+
+
+def plane_at(trace: Trace, index: int, view: np.ndarray) -> tuple[list[dict], dict]:
+    """Watch's objective plane (`objective_space.Plane`) at snapshot ``index`` of a 2-objective run, as static traces
+    and axes over ``view`` (2 x 2 ranges, display orientation): boxes, estimates, fronts and the truth drawn exactly
+    as Watch draws that frame, for a still figure (Learn's confidence boxes)."""
+    obj = (0, 1)
+    ctx = Context(trace, np.array([index % len(trace.snapshots)]), obj, _signs(trace, obj))
+    plane = Plane(ctx, True, "x", "y", ((0, 1), (0, 1)), np.asarray(view, dtype=float))
+    styles = plane.styles()
+    legend = [_legend_entry(s) for s in styles if s.get("showlegend", True)]
+    return plane.statics() + legend + [merge(s, d) for s, d in zip(styles, plane.data(0), strict=True)], plane.axes()

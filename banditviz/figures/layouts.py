@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import plotly.graph_objects as go
 
 from .curves import Curves
@@ -14,17 +16,36 @@ TALL_RACE = 700  # px: a 3-D race figure at least this tall draws its scenes abo
 NARROW = 1000  # px: a chart narrower than this takes its figure's narrow layout (662 px at 1366x768, 853 presenting)
 NARROWEST = 662  # px: the narrowest chart a layout is sized for (1366x768 with the sidebar)
 NARROWEST_PRESENTING = 853  # px: the same in presentation mode (1366x768 without the sidebar)
+PORTRAIT = 600  # px: a chart narrower than this (a phone, a portrait tablet) stacks its panels
+PORTRAIT_WIDTH = 358  # px: the narrowest chart a stacked layout is sized for (a 390 px wide phone)
+STACKED_HEIGHT = 880  # px: a stacked figure's height outside presentation mode (a phone's page scrolls)
 LEGEND_COLUMNS = 3  # legend entries per row of a wide chart (2 in a narrow one): sets the top margin
 TITLE_PX, SUBTITLE_PX, ROW_PX, NOTES_PX = 44, 24, 26, 40  # the figure's title, its subtitle, a legend row, panel titles
 
 
-def layouts_of(fig: go.Figure, place, heights: tuple[int, ...]) -> dict:
+def layouts_of(fig: go.Figure, place, stack, heights: tuple[int, ...], present: bool) -> dict:
     """The meta's ``layouts``: ``place(height, narrow)`` at the figure's height and each of ``heights``, narrow and
-    wide. The figure is drawn in the wide one at its height; a page's player takes the one for its chart's width
-    (narrow below ``narrow_below`` px) and height (the tallest of ``heights`` not taller than the chart)."""
-    hs = sorted({*(int(h) for h in heights), fig.layout.height})
-    out = {"narrow_below": NARROW, "heights": hs,
-           **{w: [place(h, w == "narrow") for h in hs] for w in ("narrow", "wide")}}
+    wide, and ``stack(height)`` for a chart narrower than ``portrait_below`` px (a phone: panels stacked). The figure
+    is drawn in the wide one at its height; a page's player takes the one for its chart's width and height (the
+    tallest of ``heights`` not taller than the chart). Each says whether the figure shows its own title and legends
+    (``legend.visible``): in presentation mode and stacked, the page shows them (`animate.page_parts`). ``fill``: the
+    chart fills the screen (presentation mode); else it is ``base_height`` tall, or ``stacked_height`` when stacked."""
+    title, subtitle = fig.layout.title.text, fig.layout.title.subtitle.text or ""
+    hs = sorted({*(int(h) for h in heights), fig.layout.height, *(() if present else (STACKED_HEIGHT,))})
+    axes = [k for k in fig.layout.to_plotly_json() if re.match(r"^[xy]axis\d*$", k)]
+
+    def own(layout: dict, shown: bool, stacked: bool = False) -> dict:
+        # stacked panels: the margins and gaps are the layout's own (Plotly's automargin would push an axis's labels
+        # between two panels into the figure's top margin)
+        # a hidden legend in the container's coordinates still reserves its room above the panels: in the paper's then
+        return {"title.text": title if shown else "", "title.subtitle.text": subtitle if shown else "",
+                "legend.yref": "container" if shown else "paper", **layout, "legend.visible": shown,
+                "legend2.visible": shown, **{f"{a}.automargin": not stacked for a in axes}}
+
+    out = {"narrow_below": NARROW, "portrait_below": PORTRAIT, "heights": hs, "fill": present,
+           "base_height": fig.layout.height, "stacked_height": STACKED_HEIGHT,
+           **{w: [own(place(h, w == "narrow"), not present) for h in hs] for w in ("narrow", "wide")},
+           "portrait": [own(stack(h), False, True) for h in hs]}
     fig.plotly_relayout(out["wide"][hs.index(fig.layout.height)])
     return out
 
@@ -130,8 +151,9 @@ def race_layout(fig: go.Figure, three: bool, curves: str, height: int, narrow: b
         for scene, x in (("scene", left), ("scene2", right)):
             places.update({f"{scene}.domain.x": x, f"{scene}.domain.y": top, f"{scene}.camera.eye": camera,
                            f"{scene}.aspectratio": aspect})
-    else:  # a short chart's curves are short: their y tick labels at least 1.75 fonts apart
+    else:  # a short chart's curves are short: their y tick labels at least 1.75 fonts apart; B's plane shares A's y
         places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top,
+                       "yaxis3.showticklabels": False,
                        "yaxis.nticks": nticks((low[1] - low[0]) * (height - edges["t"] - edges["b"]))})
     return flat(places)
 
@@ -142,10 +164,10 @@ PRESENT_EDGES = {"t": 46, "b": 96, "l": 104, "r": 12}
 
 
 def present_watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: int, narrow: bool) -> dict:
-    """A single run's places in presentation mode, where the page shows the figure's title and legend: the objective
-    space down the left (3-D a little wider), the curves over the pulls on the right, texts at the presentation
-    sizes (`palette.PRESENT_TEXT`). Between the panels, room in pixels for their tick labels and titles; the curves'
-    legend in a corner of the curves (`Curves.legend_place`, for the narrowest chart of the layout)."""
+    """A single run's places in presentation mode, where the page shows the figure's title and legends: the objective
+    space down the left (3-D a little wider), the curves over the pulls on the right (the curves a little taller),
+    texts at the presentation sizes (`palette.PRESENT_TEXT`). Between the panels, room in pixels for their tick labels
+    and titles."""
     text = curves.ctx.text
     three = isinstance(main, Scene)
     edges = {**PRESENT_EDGES, "l": 20 if three else PRESENT_EDGES["l"]}
@@ -154,21 +176,19 @@ def present_watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: in
     width = (0.64 if three else 0.6) + (0.0 if narrow else 0.02)
     left, right = (0.0, width), (width + 96 / plot_w, 1.0)  # between: the curves' y tick labels ("1000") and a gap
     gap = (text.tick + text.panel + 30) / h  # the curves' x tick labels, then the pulls' title
-    corner, tall, yrange = curves.legend_place((right[1] - right[0]) * plot_w, (1.0 - gap) * h)
-    high = (1.0 - tall / h, 1.0)
-    low = (0.0, high[0] - gap)
+    low = (0.0, 0.45 * (1.0 - gap))
+    high = (low[1] + gap, 1.0)
     column = (right[1] - right[0]) * plot_w
     places = {**{f"margin.{k}": v for k, v in edges.items()},
               "xaxis.domain": right, "yaxis.domain": high, "xaxis2.domain": right, "yaxis2.domain": low,
               "annotations[0].x": right[0], "annotations[0].y": high[1], "annotations[0].yshift": 8,
               "annotations[1].x": right[0], "annotations[1].y": low[1],
-              "legend2.x": right[1] if corner == "right" else right[0] + 0.01, "legend2.y": high[1],
-              "legend2.xanchor": corner, "yaxis.range": yrange,
-              "yaxis.nticks": nticks(tall, text.tick), "yaxis2.nticks": nticks(low[1] * h, text.tick),
+              "yaxis.nticks": nticks((high[1] - high[0]) * h, text.tick),
+              "yaxis2.nticks": nticks(low[1] * h, text.tick),
               # rounds ("2000": 4 digits) and arms on a narrow column: few enough labels to stand side by side
               "xaxis.nticks": max(3, int(column // (4 * text.tick))),
               "xaxis2.dtick": arm_step(main.ctx.K, column, text.tick)}
-    return flat({**places, **_main_domain(main, left)})
+    return flat({**places, **_main_domain(main, left, h)})
 
 
 def arm_step(K: int, width: float, font: int) -> int:
@@ -179,33 +199,103 @@ def arm_step(K: int, width: float, font: int) -> int:
     return next(step for step in steps if -(-K // step) * (0.6 * font * digits + 8) <= width or step >= K)
 
 
-def _main_domain(main: Panel, left: tuple[float, float]) -> dict:
-    """The objective space's panel (a scene, the interval strips or a plane) over ``left`` of the width."""
+def _main_domain(main: Panel, left: tuple[float, float], plot_h: float | None = None) -> dict:
+    """The objective space's panel (a scene, the interval strips or a plane) over ``left`` of the width; given the plot
+    area's height (px), each strip's y tick labels at least 1.75 fonts apart."""
     if isinstance(main, Scene):
         return {"scene.domain.x": left, "scene.domain.y": (0.0, 1.0)}
     if isinstance(main, Strips):
-        return {f"xaxis{main.first + i}.domain": left for i in range(len(main.domains))}
+        out = {f"xaxis{main.first + i}.domain": left for i in range(len(main.domains))}
+        if plot_h is not None:
+            out.update({f"yaxis{main.first + i}.nticks": nticks((b - a) * plot_h, main.ctx.text.tick)
+                        for i, (a, b) in enumerate(main.domains)})
+        return out
     return {"xaxis3.domain": left, "yaxis3.domain": (0.0, 1.0)}
 
 
 def present_race_layout(fig: go.Figure, three: bool, curves: str, text, height: int, narrow: bool) -> dict:
-    """A race's places in presentation mode (the page shows the title and the legend): A's and B's objective space
-    side by side over the curves, the curves' legend beside them, texts at the presentation sizes."""
+    """A race's places in presentation mode (the page shows the title and the legends): A's and B's objective space
+    side by side over the curves (under A), texts at the presentation sizes."""
     edges = {**PRESENT_EDGES, "b": text.tick + 18, "l": 20 if three else PRESENT_EDGES["l"]}
     h = height - edges["t"] - edges["b"]
-    low = (0.0, 0.22 if three else 0.24)
-    gap = (28 if three else text.tick + text.axis_title + 30) / h + text.panel / h  # planes' x axis, curves' title
+    low = (0.0, 0.22)
+    # between: the planes' x tick labels and title (a scene's are inside it), then the curves' title
+    gap = (28 if three else text.tick + text.axis_title + 34) / h + (text.panel + 12) / h
     top = (low[1] + gap, 1.0)
     left, right = ((0.0, 0.49), (0.51, 1.0)) if three else ((0.0, 0.47), (0.53, 1.0))
-    places = {**{f"margin.{k}": v for k, v in edges.items()}, "legend2.x": right[0], "legend2.y": low[1],
+    places = {**{f"margin.{k}": v for k, v in edges.items()},
               "annotations[0].x": left[0], "annotations[0].y": top[1], "annotations[1].x": right[0],
               "annotations[1].y": top[1], "annotations[2].x": left[0], "annotations[2].y": low[1],
-              "annotations[2].text": f"{curves}: A solid, B dashed", "xaxis.domain": left, "yaxis.domain": low,
-              "yaxis.nticks": nticks((low[1] - low[0]) * h, text.tick)}
+              "annotations[2].text": f"{curves}: A solid, B dashed", "xaxis.domain": left,
+              "yaxis.domain": low, "yaxis.nticks": nticks((low[1] - low[0]) * h, text.tick)}
     if three:
         for scene, x in (("scene", left), ("scene2", right)):
             places.update({f"{scene}.domain.x": x, f"{scene}.domain.y": top, f"{scene}.camera.eye": SCENE_CAMERA["eye"],
                            f"{scene}.aspectratio": SCENE_ASPECT})
+    else:  # B's plane beside A's shares its y axis
+        places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top,
+                       "yaxis3.showticklabels": False})
+    return flat(places)
+
+
+def stacked_watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: int) -> dict:
+    """A single run's places on a narrow chart (a phone): the objective space the whole width, as tall as wide where
+    the height allows, the curves under it, then the pulls; the title and legends are the page's. Between the panels,
+    room in pixels for the x tick labels, axis titles and panel titles."""
+    text = curves.ctx.text
+    three = isinstance(main, Scene)
+    edges = {"t": 8, "b": text.tick + 20, "l": 12 if three else round(2.6 * text.tick + 1.4 * text.axis_title),
+             "r": 26}  # right: half a round's label ("2000") past the curves' end
+    h = height - edges["t"] - edges["b"]
+    plot_w = PORTRAIT_WIDTH - edges["l"] - edges["r"]
+    below_main = ((12 if three else text.tick + text.axis_title + 26) + text.panel + 14) / h
+    below_curves = (text.tick + text.panel + 22) / h
+    top = (max(0.45, 1.0 - plot_w / h), 1.0)  # the objective space: square where it can be, half the plot at least
+    low = (0.0, 0.42 * (top[0] - below_main - below_curves))
+    high = (low[1] + below_curves, top[0] - below_main)
+    places = {**{f"margin.{k}": v for k, v in edges.items()},
+              "xaxis.domain": (0.0, 1.0), "yaxis.domain": high, "xaxis2.domain": (0.0, 1.0), "yaxis2.domain": low,
+              "annotations[0].x": 0.0, "annotations[0].y": high[1], "annotations[0].yshift": 4,
+              "annotations[1].x": 0.0, "annotations[1].y": low[1],
+              "yaxis.nticks": nticks((high[1] - high[0]) * h, text.tick),
+              "yaxis2.nticks": nticks(low[1] * h, text.tick), "xaxis.nticks": max(3, int(plot_w // (4 * text.tick))),
+              "xaxis2.dtick": arm_step(main.ctx.K, plot_w, text.tick)}
+    if isinstance(main, Scene):
+        places.update({"scene.domain.x": (0.0, 1.0), "scene.domain.y": top})
+    elif isinstance(main, Strips):
+        m = len(main.domains)
+        gap = (text.panel + 10) / h
+        size = (top[1] - top[0] - gap * (m - 1)) / m
+        for i in range(m):
+            a = top[1] - (i + 1) * size - i * gap
+            places.update({f"xaxis{main.first + i}.domain": (0.0, 1.0), f"yaxis{main.first + i}.domain": (a, a + size),
+                           f"yaxis{main.first + i}.nticks": nticks(size * h, text.tick),
+                           f"annotations[{2 + i}].y": a + size})
     else:
-        places.update({"xaxis2.domain": left, "yaxis2.domain": top, "xaxis3.domain": right, "yaxis3.domain": top})
+        places.update({"xaxis3.domain": (0.0, 1.0), "yaxis3.domain": top})
+    return flat(places)
+
+
+def stacked_race_layout(fig: go.Figure, three: bool, curves: str, text, height: int) -> dict:
+    """A race on a narrow chart (a phone): A's objective space, B's under it, then the curves, each the whole width;
+    the title and legends are the page's."""
+    edges = {"t": text.panel + 16, "b": text.tick + 20, "l": 12 if three else round(2.6 * text.tick +
+                                                                                     1.4 * text.axis_title), "r": 26}
+    h = height - edges["t"] - edges["b"]
+    between = ((12 if three else text.tick + text.axis_title + 26) + text.panel + 14) / h
+    low = (0.0, 0.18)
+    each = (1.0 - low[1] - 2 * between) / 2
+    b_dom = (low[1] + between, low[1] + between + each)
+    a_dom = (b_dom[1] + between, 1.0)
+    places = {**{f"margin.{k}": v for k, v in edges.items()},
+              "annotations[0].x": 0.0, "annotations[0].y": a_dom[1], "annotations[1].x": 0.0,
+              "annotations[1].y": b_dom[1], "annotations[2].x": 0.0, "annotations[2].y": low[1],
+              "annotations[2].text": f"{curves}: A solid, B dashed", "xaxis.domain": (0.0, 1.0), "yaxis.domain": low,
+              "yaxis.nticks": nticks(low[1] * h, text.tick)}
+    if three:
+        for scene, y in (("scene", a_dom), ("scene2", b_dom)):
+            places.update({f"{scene}.domain.x": (0.0, 1.0), f"{scene}.domain.y": y})
+    else:
+        places.update({"xaxis2.domain": (0.0, 1.0), "yaxis2.domain": a_dom, "xaxis3.domain": (0.0, 1.0),
+                       "yaxis3.domain": b_dom, "yaxis3.showticklabels": True})
     return flat(places)

@@ -21,12 +21,13 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .. import pareto
+from .. import pareto, words
 from ..algorithms.base import STATUS_NAMES
 from ..fronts import PERCENTILES, attainment_surfaces
 from ..instances import Instance, sample_contexts
 from ..trace import Trace
 from . import geometry as geo
+from .animate import plane_at
 from .palette import (
     INK,
     NOTE_CHARS,
@@ -65,6 +66,8 @@ def metric_label(metric: str) -> str:
         return f"general regret, objective {metric.rsplit('_', 1)[1]}"
     if metric.startswith("priority_regret_"):
         return f"priority regret, objective {metric.rsplit('_', 1)[1]}"
+    if metric.startswith("reward_"):
+        return f"expected reward, obj. {metric.rsplit('_', 1)[1]}"  # short: a subplot title of five
     return _METRIC_LABELS.get(metric, metric.replace("_", " "))
 
 
@@ -141,7 +144,7 @@ def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = No
                                   name="effective front (convex hull)", hoverinfo="skip",
                                   line={"color": STATUS_COLORS["hull"], "width": 6, "dash": "dot"}))
     title = titled(plain(instance.name) or "instance",
-                   f"{int(P.sum())} Pareto-optimal arms, {int(C.sum())} on the effective front")
+                   f"{words.count(int(P.sum()), 'Pareto-optimal arm')}, {int(C.sum())} on the effective front")
     layout = base_layout(title + note, height=640, margin={"l": 80, "r": 30, "t": 110 if note else 90, "b": 110})
     if three:
         layout["scene"] = {f"{a}axis": {"title": {"text": axis_label(instance, o)}, "nticks": 4}
@@ -189,10 +192,11 @@ def regret_curves(frame: pd.DataFrame, metric: str = "pareto_regret", log_x: boo
         m, se = st["mean"].to_numpy()[keep], st["se"].to_numpy()[keep]
         c = series_color(i)
         seeds = int(st["n"].max())
+        name = f"{alg} (mean of {seeds} seeds)" if seeds > 1 else f"{alg} (1 seed)"
         data.append(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([m + se, (m - se)[::-1]]),
                                fill="toself", fillcolor=rgba(c, 0.2), line={"width": 0}, mode="lines",
                                name=f"{alg}: ±1 standard error", legendgroup=str(alg), hoverinfo="skip"))
-        data.append(go.Scatter(x=x, y=m, mode="lines", name=f"{alg} (mean of {seeds} seeds)", legendgroup=str(alg),
+        data.append(go.Scatter(x=x, y=m, mode="lines", name=name, legendgroup=str(alg),
                                line={"color": c, "width": 4, "dash": "solid" if i < 8 else "dash"},
                                hovertemplate=f"{alg}<br>round %{{x}}: %{{y:.4g}}<extra></extra>"))
     layout = base_layout(titled(f"cumulative {label}", "mean over seeds, band ±1 standard error"), height=600)
@@ -211,10 +215,15 @@ def sample_complexity_chart(frame: pd.DataFrame) -> go.Figure:
         stopped = pd.to_numeric(sub["stopped_at"], errors="coerce")
         ok = stopped.notna()
         if not ok.any():
-            never.append(f"{plain(str(alg))} ({len(sub)} runs)")
-        right = int(sub.loc[ok, "correct"].astype(bool).sum())
-        name = f"{alg}: {right} of {int(ok.sum())} stopped runs correct"
-        if (~ok).any():
+            never.append(f"{plain(str(alg))} ({words.count(len(sub), 'run')})")
+        right, n_stopped = int(sub.loc[ok, "correct"].astype(bool).sum()), int(ok.sum())
+        if n_stopped == 0:
+            name = f"{alg}: none of its {words.count(len(sub), 'run')} stopped"
+        elif n_stopped == 1:
+            name = f"{alg}: its one stopped run {'correct' if right else 'wrong'}"
+        else:
+            name = f"{alg}: {right} of {n_stopped} stopped runs correct"
+        if n_stopped and (~ok).any():
             name += f", {int((~ok).sum())} did not stop"
         c = series_color(i)
         data.append(go.Box(x=stopped[ok], y=[str(alg)] * int(ok.sum()), name=name, orientation="h",
@@ -302,10 +311,54 @@ def eaf_chart(fronts: Mapping[str, Sequence[np.ndarray]], instance: Instance,
             data.append(go.Scatter(x=line[:, 0], y=line[:, 1], mode="lines", name=f"{alg}: {what}",
                                    legendgroup=str(alg), line={"color": series_color(i), "width": width, "dash": dash},
                                    hovertemplate=f"{alg}, {p:g}% surface<br>%{{x:.3f}}, %{{y:.3f}}<extra></extra>"))
-    layout = base_layout(titled(f"estimated Pareto fronts, {runs} seeds", "empirical attainment surfaces"),
-                         height=640)
+    title = titled(f"estimated Pareto fronts, {words.count(runs, 'seed')}", "empirical attainment surfaces")
+    layout = base_layout(title, height=640)
     layout.update(xaxis={"title": {"text": axis_label(instance, obj[0])}},
                   yaxis={"title": {"text": axis_label(instance, obj[1])}})
+    return go.Figure(data=data, layout=finish(layout))
+
+
+def _two_lines(name: str, width: int) -> str:
+    """``name`` broken once when longer than ``width`` characters: before its bracket, else at its middle space."""
+    if len(name) <= width or " " not in name:
+        return name
+    if " (" in name:
+        return name.replace(" (", "<br>(", 1)
+    spaces = [i for i, c in enumerate(name) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
+    return name[:cut] + "<br>" + name[cut + 1:]
+
+
+def confidence_boxes(trace: Trace, index: int = -1, margin: float = 0.5) -> go.Figure:
+    """The learner's confidence boxes at snapshot ``index`` of a run on a 2-objective fixed-means instance, drawn as
+    Watch draws its plane at that round (`animate.plane_at`: boxes clipped to the view with their cut sides marked,
+    estimates coloured by status, fronts, the true means unseen by the learner), so that the lesson and Watch look
+    alike (issue 31).
+
+    The view is ``margin`` around the true means, so that the same instance shows its boxes shrinking from one run
+    length to the next, widened to hold every estimate (early, a noisy estimate lies far out); a box wider than the
+    view is drawn clipped, its cut sides marked.
+    """
+    if not isinstance(trace, Trace):
+        raise ValueError(f"trace: must be a banditviz Trace, got {type(trace).__name__}")
+    inst = trace.instance
+    if inst.means is None or inst.L != 2 or not trace.snapshots:
+        raise ValueError("trace: confidence_boxes needs a run with snapshots on a 2-objective fixed-means instance")
+    snap = trace.snapshots[index]
+    signs = np.array([-1.0 if d == "min" else 1.0 for d in inst.directions])
+    est, truth = np.asarray(snap.estimates) * signs, np.asarray(inst.means) * signs
+    seen = np.vstack([truth - margin, truth + margin, est[geo.seen(est)]])
+    data, axes = plane_at(trace, index, np.column_stack([seen.min(axis=0), seen.max(axis=0)]))
+    title = titled(f"confidence boxes after {words.count(snap.t, 'round')}",
+                   f"each arm pulled {words.times(int(np.min(snap.counts)))}" if np.ptp(snap.counts) == 0
+                   else f"pulls per arm: {int(np.min(snap.counts)):,} to {int(np.max(snap.counts)):,}")
+    for t in data:  # in half a column, a long name on two lines
+        if t.get("showlegend", True) is not False:
+            t["name"] = _two_lines(t.get("name", ""), 22)
+    layout = base_layout(title, height=640, hovermode="closest")
+    layout.update(axes)
+    # ten entries in two columns, no gap between Watch's legend groups: the plane keeps the figure's height
+    layout["legend"].update(entrywidth=0.5, entrywidthmode="fraction", tracegroupgap=0, traceorder="normal")
     return go.Figure(data=data, layout=finish(layout))
 
 

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_no_page_calls_plotly_chart_directly():
-    sources = [*ROOT.glob("pages/*.py"), ROOT / "app.py", *ROOT.glob("banditviz_app/*.py")]
+    sources = [*ROOT.glob("banditviz_app/pages/*.py"), ROOT / "app.py", *ROOT.glob("banditviz_app/*.py")]
     direct = [p.name for p in sources if "plotly_chart(" in p.read_text() and p.name != "charts.py"]
     assert direct == []
 

@@ -55,17 +55,17 @@ def test_compare_defaults_start_with_the_current_algorithm():
 
 def test_a_comparison_belongs_to_its_instance():
     at = run_compare("default", "pareto_ucb1")
-    at.switch_page("pages/design.py").run()
+    at.switch_page("banditviz_app/pages/design.py").run()
     at.selectbox(key="design_preset").set_value("psi_gap_example")
     next(b for b in at.button if b.label == "Load preset").click().run()
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("banditviz_app/pages/compare.py").run()
     assert not at.exception and not errors(at)
     assert not at.get("plotly_chart") and any("Pick algorithms" in i.value for i in at.info)
 
 
 def test_the_form_shows_the_last_comparison_after_a_page_switch():
     at = run_compare("default", "pareto_ucb1", ["pareto_ucb1", "uniform"])
-    at.switch_page("pages/watch.py").run()
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("banditviz_app/pages/watch.py").run()
+    at.switch_page("banditviz_app/pages/compare.py").run()
     assert at.multiselect(key="compare_algs_means").value == ["pareto_ucb1", "uniform"]
     assert (at.number_input(key="compare_seeds").value, at.number_input(key="compare_T").value) == (2, 200)

@@ -22,7 +22,7 @@ def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
     at.query_params.update(SMALL if query is None else query)
     at.run()
     if page != "watch":
-        at.switch_page(f"pages/{page}.py").run()
+        at.switch_page(f"banditviz_app/pages/{page}.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -101,7 +101,7 @@ def test_watch_parameter_form_comes_from_the_registry():
 def test_watch_player_explains_each_round():
     meta = watch_meta(open_page("watch"))
     said = meta["explain"][meta["rounds"].index(5)]
-    assert any("initialisation" in t and "arm 4" in t for t in said)
+    assert any("Initialisation" in t and "arm 4" in t for t in said)
     assert len(meta["explain"]) == len(meta["phase"]) == len(meta["table"]["rows"]) == len(meta["rounds"])
 
 
@@ -111,7 +111,7 @@ def test_watch_races_a_second_algorithm_on_the_same_noise():
     assert not at.exception and not errors(at)
     assert len(charts(at)) == 1
     said = " ".join(" ".join(s) for s in watch_meta(at)["explain"])
-    assert "A: " in said and "B: round robin" in said
+    assert "A: " in said and "B: Every arm in turn" in said
     assert any("uniform played 150 rounds" in m.value.replace("\\", "") for m in at.markdown)
 
 
@@ -119,7 +119,7 @@ def test_watch_race_is_kept_in_the_link_and_restored_from_it():
     at = open_page("watch", {**SMALL, "race": "uniform"})
     assert not at.exception and not errors(at) and not at.warning
     assert at.selectbox(key="watch_race").value == "uniform" and qp(at, "race") == "uniform"
-    assert "B: round robin" in " ".join(" ".join(s) for s in watch_meta(at)["explain"])
+    assert "B: Every arm in turn" in " ".join(" ".join(s) for s in watch_meta(at)["explain"])
     assert any("uniform with its paper defaults" in c.value.replace("\\", "") for c in at.caption)
     at.selectbox(key="watch_race").set_value("(no race)").run()
     assert qp(at, "race") is None and len(watch_meta(at)["rounds"]) > 0
@@ -292,8 +292,8 @@ def test_compare_runs_every_algorithm_and_is_cached(monkeypatch):
     assert summary["algorithm"].tolist() == ["pareto_ucb1", "uniform"] and summary["runs"].tolist() == [2, 2]
     calls = []
     monkeypatch.setattr(runs, "run_sweep", lambda *a, **k: calls.append(a))
-    at.switch_page("pages/watch.py").run()
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("banditviz_app/pages/watch.py").run()
+    at.switch_page("banditviz_app/pages/compare.py").run()
     assert not at.exception and calls == []  # re-opening with the same settings: every run from the cache
     assert table_with(at, "runs").equals(summary)
 
@@ -319,7 +319,7 @@ def test_papers_shows_every_paper_its_computed_verdicts_and_reruns_a_scaled_expe
     at = AppTest.from_file(APP, default_timeout=240)  # the first visit builds every figure of the shipped results
     at.query_params.update(SMALL)
     at.run()
-    at.switch_page("pages/papers.py").run()
+    at.switch_page("banditviz_app/pages/papers.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert [h.value for h in at.header] == [p.title for p in small]
     assert not errors(at)
@@ -354,7 +354,7 @@ def test_learn_try_it_controls_change_the_lesson():
     at.radio(key="learn_step").set_value("4 Effective front").run()
     at.slider(key="learn_move_1").set_value(0.6).run()
     text = " ".join(m.value for m in at.markdown)
-    assert "a(2) is on the Pareto front and on the effective front" in text
+    assert "a(2) is on both fronts" in text
     for step, figures in (("3 Confidence boxes", 1), ("5 Pareto regret", 2)):  # step 5: the arm, the curves
         at.radio(key="learn_step").set_value(step).run()
         assert not at.exception and len(charts(at)) == figures
@@ -380,7 +380,7 @@ def test_every_instance_kind_renders_on_watch_and_design(preset, algorithm):
     assert not errors(at) and len(charts(at)) == 1
     form_button(at, "Run").click().run()  # the generated form (None defaults, choices) submits as it is
     assert not at.exception and not errors(at)
-    at.switch_page("pages/design.py").run()
+    at.switch_page("banditviz_app/pages/design.py").run()
     assert not at.exception and not errors(at) and len(charts(at)) == 1
 
 

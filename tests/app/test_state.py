@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import banditviz
+from banditviz.instances import uniform_box
 from banditviz_app import runs, state, table
 
 
@@ -60,7 +61,7 @@ def test_table_round_trip_keeps_orientation_and_labels():
     inst = banditviz.Instance.from_means([[0.2, -0.4], [0.6, -0.1], [0.5, -0.9]], noise="gaussian", sigma=0.3,
                                          directions=["max", "min"], objective_names=["gain", "cost"])
     frame = table.to_table(inst)
-    assert frame["cost"].tolist() == [0.4, 0.1, 0.9]  # shown as the user sees it
+    assert frame["cost"].tolist() == ["0.4", "0.1", "0.9"]  # shown as the user sees it
     assert table.from_table(frame, inst) == inst
     frame.loc[1, "gain"] = 0.75
     edited = table.from_table(frame, inst)
@@ -83,6 +84,31 @@ def test_table_bad_cell_names_row_and_column(cell, message):
     frame = table.to_table(inst).astype({"objective 2": object})
     frame.loc[2, "objective 2"] = cell
     with pytest.raises(ValueError, match=message):
+        table.from_table(frame, inst)
+
+
+@pytest.mark.parametrize(("typed", "value"), [("0.1", 0.1), (".1", 0.1), ("1e-3", 0.001), ("-0.25", -0.25),
+                                             ("3", 3.0), (" 0.5 ", 0.5), ("2E2", 200.0)])
+def test_table_keeps_a_typed_number_as_typed(typed, value):
+    """A typed cell is read as typed (a number editor read "1e-3" as -13 and ".1" as 1), and no other cell moves:
+    the unedited cells of a generated instance keep their exact 16-digit values."""
+    inst = uniform_box(6, 2, seed=3, sigma=0.5)
+    shown = table.to_table(inst)
+    frame = shown.copy()
+    frame.loc[2, "objective 1"] = typed
+    new = table.from_table(frame, inst, shown=shown)
+    assert new.means[2, 0] == value
+    keep = np.ones(inst.means.shape, dtype=bool)
+    keep[2, 0] = False
+    np.testing.assert_array_equal(new.means[keep], inst.means[keep])
+    assert shown.loc[0, "objective 1"] == f"{inst.means[0, 0]:.6g}"  # shown with 6 significant digits
+
+
+def test_table_refuses_a_comma_and_says_how_to_type_a_number():
+    inst = banditviz.preset("default")
+    frame = table.to_table(inst)
+    frame.loc[1, "objective 2"] = "0,1"
+    with pytest.raises(ValueError, match=r"row 2 \(arm 1\), column 'objective 2'.*a point, not a comma"):
         table.from_table(frame, inst)
 
 

@@ -59,7 +59,10 @@ def test_watch_default_run_plays(page, server, screenshot):
     screenshot(page, "watch_full", height=2600)
 
 
-def test_shared_link_reproduces_the_run(new_context, page, server, screenshot, run_form):
+def test_shared_link_reproduces_the_run(new_context, server, screenshot, run_form):
+    """A run made in the form (on a laptop, where the form is below the fold) is brought into view, and its link
+    opens the same run in another tab."""
+    page = new_context(1366, 768).new_page()
     page.goto(server)
     page.wait_for_selector(FIGURE, timeout=90_000)
     wait_app(page)
@@ -69,6 +72,8 @@ def test_shared_link_reproduces_the_run(new_context, page, server, screenshot, r
     page.wait_for_function(f"(old) => ![null, old].includes(({FIGURE_FRAMES})())", arg=seed0, timeout=60_000)
     wait_app(page)
     no_exception(page)
+    page.wait_for_function("() => { const t = document.querySelector('.st-key-bv_watch').getBoundingClientRect().top;"
+                           " return t >= -2 && t < innerHeight / 2; }", timeout=10_000)  # the new run is on screen
     link, frames = page.url, page.evaluate(FIGURE_FRAMES)
     other = new_context().new_page()
     other.goto(link)

@@ -50,6 +50,7 @@ FAMILIES = {
     "contextual": "preset=mol_ts_2d&alg=mol_ts",
     "race": "preset=default&alg=pareto_ucb1&race=pareto_ts",
     "race_3d": "preset=default_3d&alg=pareto_ucb1&race=pareto_ts",
+    "race_presenting": "preset=default&alg=pfiwr&race=pareto_ucb1&present=1",
 }
 RERUN = ("regret", "regret_3d", "race")  # families also checked after a rerun of the page that keeps the run
 
@@ -64,10 +65,11 @@ def computed(query: str) -> tuple[dict, dict]:
         return banditviz.run(setting.instance, alg, setting.horizon, setting.seed, snapshots=200, **params)
 
     first = trace(setting.algorithm, setting.params)
+    present = q.get("present") == "1"
     if "race" in q:
-        fig = figures.race(first, trace(q["race"], {}), controls=False, height=runs.WATCH_HEIGHT)
+        fig = figures.race(first, trace(q["race"], {}), controls=False, height=runs.WATCH_HEIGHT, present=present)
     else:
-        fig = figures.animate(first, controls=False, height=runs.WATCH_HEIGHT)
+        fig = figures.animate(first, controls=False, height=runs.WATCH_HEIGHT, present=present)
     return fig.to_dict(), fig.layout.meta["bv"]
 
 

@@ -388,7 +388,7 @@ def test_race_draws_two_algorithms_driven_by_one_player(projector, screenshot):
     projector.seek(0)
     projector.press("step ▶")
     said = page.evaluate(EXPLAIN)
-    assert "A: " in said and "B: round robin" in said
+    assert "A: " in said and "B: Every arm in turn" in said
     projector.press("step ▶")
     page.wait_for_function(f"() => ({DRAWN})().includes(2)")
     assert page.evaluate(EXPLAIN) != said
@@ -546,9 +546,10 @@ def inside(a, b, pad: float = 1.0) -> bool:
     return b[1] - pad <= a[1] and a[3] <= b[3] + pad and b[2] - pad <= a[2] and a[4] <= b[4] + pad
 
 
-def fitted_boxes(w: Watch, screen: dict, name: str, screenshot) -> dict:
+def fitted_boxes(w: Watch, screen: dict, name: str, screenshot, present: bool = False) -> dict:
     """The Watch tab resized to ``screen``, scrolled to the top, its chart fitted by the player: a screenshot, and the
-    text and panel boxes (`LAYOUT_BOXES`) with no text on another or on a panel."""
+    text and panel boxes (`LAYOUT_BOXES`) with no text on another or on a panel. ``present``: the chart is drawn for a
+    projector (`assert_projector_view`)."""
     w.page.set_viewport_size(screen)
     w.page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
     w.page.wait_for_timeout(1500)  # Streamlit's resize, then the player's (it looks every 500 ms)
@@ -559,7 +560,7 @@ def fitted_boxes(w: Watch, screen: dict, name: str, screenshot) -> dict:
     print(name, f"chart {b['width']} x {b['height']} px, legend rows {b['legend_rows']}, panels",
           [[p[0], round(p[3] - p[1]), round(p[4] - p[2])] for p in b["panels"]])
     labels, ticks, panels = b["labels"], b["ticks"], b["panels"]
-    assert len(labels) >= 8 and ticks, b
+    assert len(labels) >= (3 if present else 8) and ticks, b  # presenting: the page shows the title and legend
     clash = [(x[0], y[0]) for i, x in enumerate(labels) for y in labels[i + 1:] + ticks + b["legend2"]
              if overlaps(x, y)]
     clash += [(x[0], y[0]) for x in b["legend2"] for y in ticks if overlaps(x, y)]
@@ -572,7 +573,32 @@ def fitted_boxes(w: Watch, screen: dict, name: str, screenshot) -> dict:
     assert b["hidden"] == [], b["hidden"][:5]  # the curves' legend hides no part of a curve
     for note in b["notes"]:
         assert any(inside(note, p) for p in panels), (note, panels)
+    if present:
+        assert_projector_view(w, b)
     return b
+
+
+def assert_projector_view(w: Watch, b: dict) -> None:
+    """Presentation mode: every text drawn in the chart and the page's legend at least 22 px, and the objective space
+    the chart's largest panel, over a quarter of the chart's area (a race: each run's, over 12%)."""
+    sizes = w.page.evaluate(TEXTS, [CHART, "text"]) + w.page.evaluate(
+        "() => Array.from(document.querySelectorAll('.bv-legend-item span'), (t) => ({text: t.textContent, "
+        "size: parseFloat(getComputedStyle(t).fontSize)}))")
+    small = [(t["text"], t["size"]) for t in sizes if t["size"] < 22]
+    assert small == [] and w.page.locator(".bv-legend-item").count() >= 3, small
+    area = lambda p: (p[3] - p[1]) * (p[4] - p[2])  # noqa: E731
+    panels = {p[0]: area(p) for p in b["panels"]}
+    if "race=" in w.page.url:  # each run's plane or scene
+        space = [panels[k] for k in ("x2y2", "x3y3", "scene", "scene2") if k in panels]
+        others = [panels["xy"]]
+    else:  # the plane, the scene or the interval strips (x3y3 on: their bounding box), beside the curves and pulls
+        main = [p for p in b["panels"] if p[0] not in ("xy", "x2y2")]
+        space = [area(["space", min(p[1] for p in main), min(p[2] for p in main), max(p[3] for p in main),
+                       max(p[4] for p in main)])]
+        others = [panels["xy"], panels["x2y2"]]
+    share = min(space) / (b["width"] * b["height"])
+    print(f"objective space: {share:.0%} of the chart")
+    assert min(space) >= max(others) and share >= (0.12 if len(space) == 2 else 0.25), (panels, share)
 
 
 def assert_fits(w: Watch, screen: dict) -> None:
@@ -590,7 +616,7 @@ def screens_at_last_round(w: Watch, label: str, present: str, screenshot):
     w.seek(w.state()["n"] - 1)
     for screen in (LAPTOP, PROJECTOR):
         name = f"{label}_{screen['width']}x{screen['height']}{'_presenting' if present else ''}"
-        yield screen, fitted_boxes(w, screen, name, screenshot)
+        yield screen, fitted_boxes(w, screen, name, screenshot, bool(present))
         if present:
             assert_fits(w, screen)
 
@@ -751,7 +777,7 @@ def test_presentation_mode_fits_projector_screens(browser, server, screenshot, r
         heights = []
         for screen in ({"width": 1280, "height": 720}, {"width": 1280, "height": 800}, PROJECTOR):
             fitted_boxes(w, screen, f"watch_presenting{race.replace('&race=', '_race_')}_"
-                                    f"{screen['width']}x{screen['height']}", screenshot)
+                                    f"{screen['width']}x{screen['height']}", screenshot, present=True)
             assert_fits(w, screen)
             heights.append(box_of(w.page, CHART)["height"])
         assert heights == sorted(heights) and heights[-1] >= 850, heights

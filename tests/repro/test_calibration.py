@@ -24,9 +24,10 @@ import numpy as np
 import pytest
 
 import banditviz as bv
-from banditviz import guarantees, risk
+from banditviz import guarantees
 from banditviz.algorithms import ALGORITHMS
 from banditviz.calibration import Calibration, delta_of, measure, offered_pairs
+from banditviz.pareto import mean_variance
 
 SEEDS, CAP, BUDGET = 20, 20_000, 2_000
 LIVE = {
@@ -90,7 +91,7 @@ def test_every_offered_pair_is_accounted_for() -> None:
         if delta_of(spec) is None or guarantees.warnings_for(inst, spec):
             continue
         if spec.task == "risk-averse":
-            _, gaps = risk.truth(inst)
+            _, gaps = mean_variance.truth(inst)
             assert np.all(gaps < spec.defaults()["epsilon"]), (name, preset)
         else:
             assert (name, preset) in LIVE | LARGE | BENCHMARK_ONLY_PAIRS or preset in BENCHMARK_ONLY, \

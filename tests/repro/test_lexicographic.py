@@ -14,7 +14,6 @@ The other nightly sizes (S1-S3 at 10^5) are not run.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import math
@@ -24,11 +23,10 @@ import pytest
 
 from banditviz import pareto, simulate
 from banditviz.algorithms import ALGORITHMS
-from banditviz.algorithms.lexicographic_core import (
+from banditviz.algorithms.lexmoslb.core import (
     analysis_stages,
     chain_filter,
     gamma_radius,
-    lambda_min,
     lemma2_bound,
     loaf,
     loaf_coefficients,
@@ -38,9 +36,9 @@ from banditviz.algorithms.lexicographic_core import (
     theorem1_bound,
     theorem2_bound,
 )
+from banditviz.experiments.lexmoslb import general_regret, round_noise_run
 from banditviz.instances import Instance, preset
-from banditviz.lexicographic_repro import general_regret, round_noise_run
-from tests.variants import scaled
+from tests.variants import broken_spec, scaled
 
 TABLE_01 = "lexicographic_lambda_0.1"
 TABLE_10 = "lexicographic_lambda_10"
@@ -79,7 +77,7 @@ def test_t1_tie_pairs(table, extra):
 ])
 def test_t1_smallest_valid_lambda(table, overall, per):
     mu = _means(table)
-    value, by_objective = lambda_min(mu)
+    value, by_objective = pareto.lambda_min(mu)
     assert value == pytest.approx(overall, rel=1e-4) and value <= LAMBDA[table]
     np.testing.assert_allclose(by_objective, per, atol=1e-4)
 
@@ -130,7 +128,7 @@ def _loaf_exact(mu, lam, W):
 @pytest.mark.parametrize("W", [0.05, 0.1, 0.2, 0.22, 0.3])
 def test_t3_loaf_keeps_the_optimum_and_the_gap_bound(table, W):
     mu = _means(table)
-    for lam in (lambda_min(mu)[0], LAMBDA[table]):
+    for lam in (pareto.lambda_min(mu)[0], LAMBDA[table]):
         kept = _loaf_exact(mu, lam, W)
         assert 0 in kept
         for i in range(1, 6):  # Prop. 1
@@ -150,7 +148,7 @@ def test_t4_figure_1_chain_loses_the_optimum_loaf_keeps_it():
     w = 0.1
     chain = chain_filter((mu - w).T.tolist(), (mu + w).T.tolist(), [0, 1, 2])
     assert chain.sets == ((0, 1), (1,)) and chain.x_hat == (0, 1)
-    lam = lambda_min(mu)[0]
+    lam = pareto.lambda_min(mu)[0]
     assert lam == pytest.approx(8.0)
     kept = loaf((mu + w).T.tolist(), [0, 1, 2], loaf_coefficients(lam, 2), w)
     assert kept.sets == ((0, 1), (0, 1)) and kept.bounds[1][0] == pytest.approx(1.0 - 34 * 0.1)
@@ -183,8 +181,7 @@ def test_t7_rotation_invariance(name):
 # ---------------------------------------------------------------------------------------------- S1-S5
 T_STAT, SEEDS = 20_000, range(10)
 NO_WIDTH = scaled("_scaled", 0.0)  # the confidence width removed: no exploration (tests/variants.py)
-BROKEN = {f"{name} [{NO_WIDTH.label}]": dataclasses.replace(ALGORITHMS[name], name=f"{name} [{NO_WIDTH.label}]",
-                                                             cls=NO_WIDTH(ALGORITHMS[name].cls))
+BROKEN = {f"{name} [{NO_WIDTH.label}]": broken_spec(ALGORITHMS[name], NO_WIDTH(ALGORITHMS[name].cls), NO_WIDTH.label)
           for name in ("mte2lo", "ste2lo", "pf_lex")}
 
 

@@ -24,7 +24,6 @@ a round robin (EPR 213, PR 150, per-round PR ratio last / first fifth 0.98) for 
 below 0.5 rather than the spec's "<", which a round robin passes (see `r5_holds`).
 """
 
-import dataclasses
 
 import numpy as np
 import pytest
@@ -32,12 +31,13 @@ from scipy.optimize import linprog
 
 from banditviz import pareto, preset, run
 from banditviz.algorithms import ALGORITHMS, AlgorithmSpec
-from banditviz.algorithms.mol import MOLTS, confidence_radius, theorem2_samples
+from banditviz.algorithms.molts.core import confidence_radius, theorem2_samples
+from banditviz.algorithms.molts.learners import MOLTS
 from banditviz.claims import molts
 from banditviz.environment import Environment
 from banditviz.metrics import pulled_regrets
-from banditviz.presets.mol import FIGURE1_AGENTS, FIGURE1_ROUNDS
-from tests.variants import round_robin, scaled
+from banditviz.presets.molts import FIGURE1_AGENTS, FIGURE1_ROUNDS
+from tests.variants import broken_spec, round_robin, scaled
 
 
 def regrets(means, arm) -> tuple[float, float]:
@@ -136,7 +136,7 @@ class EffectiveFrontGreedy(MOLTS):
 
 def broken(make) -> AlgorithmSpec:
     """MOL-TS with its class replaced by ``make(MOLTS)`` (a factory of tests/variants.py), unregistered."""
-    return dataclasses.replace(ALGORITHMS["mol_ts"], name=f"mol_ts [{make.label}]", cls=make(MOLTS))
+    return broken_spec(ALGORITHMS["mol_ts"], make(MOLTS), make.label)
 
 
 def _greedy(base: type) -> type:

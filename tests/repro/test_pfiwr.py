@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import banditviz as bv
-from banditviz.algorithms.pfiwr import beta_t, pfi_gaps, pfi_success
+from banditviz.algorithms.pfiwr.core import beta_t, pfi_gaps, pfi_success
 
 
 def test_toy_example_gap_measures() -> None:

@@ -18,10 +18,11 @@ import pytest
 from scipy.stats import binom
 
 import banditviz as bv
-from banditviz import datasets, design, pareto
-from banditviz.algorithms.gege import GEGEFixedBudget, GEGEFixedConfidence
+from banditviz import datasets, pareto
+from banditviz.algorithms.linpsi import optimal_design
+from banditviz.algorithms.linpsi.gege import GEGEFixedBudget, GEGEFixedConfidence
 from banditviz.environment import Environment
-from banditviz.presets.psi import noc_arrays
+from banditviz.presets.linpsi import noc_arrays
 from banditviz.simulate import make_problem
 
 
@@ -127,7 +128,7 @@ def test_synthetic_family_is_nested_with_constant_linear_complexity() -> None:
 def test_noc_design_quality(noc: bv.Instance, tol: float) -> None:
     """LinPSI Sec. 5: max leverage <= 4 (1 + tol) and log det V^w >= -8.72623 - 4 log(1 + tol)."""
     X = noc.features
-    w, ratio = design.g_optimal_design(X @ design.subspace_basis(X), tol=tol)
+    w, ratio = optimal_design.g_optimal_design(X @ optimal_design.subspace_basis(X), tol=tol)
     lev = np.einsum("ij,jk,ik->i", X, np.linalg.inv(X.T @ (w[:, None] * X)), X)
     assert lev.max() <= 4 * (1 + tol) + 1e-9 and abs(lev.max() / 4 - ratio) < 1e-9
     ld = np.linalg.slogdet(X.T @ (w[:, None] * X))[1]
@@ -137,11 +138,11 @@ def test_noc_design_quality(noc: bv.Instance, tol: float) -> None:
 def test_noc_rounding(noc: bv.Instance) -> None:
     """LinPSI Sec. 5: exactly N pulls, and rho <= 1 + 6 kappa whenever N >= 5 h / kappa^2."""
     X = noc.features
-    w, _ = design.g_optimal_design(X, tol=1e-3)
+    w, _ = optimal_design.g_optimal_design(X, tol=1e-3)
     for kappa in (1 / 3, 1 / 8):
         for N in (int(np.ceil(20 / kappa**2)), 3 * int(np.ceil(20 / kappa**2)) + 1):
-            s = design.round_design(w, N, X, "efficient")
-            assert s.sum() == N and design.rounding_ratio(X, s) <= 1 + 6 * kappa
+            s = optimal_design.round_design(w, N, X, "efficient")
+            assert s.sum() == N and optimal_design.rounding_ratio(X, s) <= 1 + 6 * kappa
 
 
 def test_noc_fixed_budget_schedule(noc: bv.Instance) -> None:

@@ -3,7 +3,7 @@
 The paper prints no numbers (its figures are missing); the statistical targets are the spec author's own
 reference runs (labelled "not from the paper" in the spec), with the spec's tolerances. Deterministic facts
 (the tables' ground truth, constants) run always; the statistical ones are ``slow`` and use the compiled
-fast path (`banditviz.fast_risk`), which is pull-for-pull identical to the engine (unit tests).
+fast path (`banditviz.experiments.ramgape.fast_run`), which is pull-for-pull identical to the engine (unit tests).
 
 Sizes of the slow tests (about 1.5 min of CPU together on this machine):
 * Exp 1: 50 patterns x 1 seed (1000 + pattern) x 4 algorithms, plus 3 more seeds of RAMGapEc for the
@@ -18,8 +18,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from banditviz import preset, risk
-from banditviz.fast_risk import fast_run, regret_curves
+from banditviz import preset
+from banditviz.algorithms.ramgape import core as ramgape_core
+from banditviz.experiments.ramgape import fast_run, regret_curves
+from banditviz.pareto import mean_variance
 
 PATTERN_TRUTH = {  # pattern: (D+ 1-based, min Delta, max Delta), spec Appendix A.4
     1: ((1, 5, 9), 0.00672, 0.04931),
@@ -94,45 +96,45 @@ def one_based(arms: tuple[int, ...]) -> tuple[int, ...]:
 def test_table3_ground_truth(pattern: int) -> None:
     inst = preset("risk_averse_table3", pattern=pattern)
     D, lo, hi = PATTERN_TRUTH[pattern]
-    g = risk.truth(inst)[1]
-    assert one_based(risk.pareto_set(inst)) == D
+    g = mean_variance.truth(inst)[1]
+    assert one_based(mean_variance.pareto_set(inst)) == D
     assert g.min() == pytest.approx(lo, abs=1e-5) and g.max() == pytest.approx(hi, abs=1e-5)
 
 
 def test_table3_pareto_size_counts() -> None:
-    sizes = [len(risk.pareto_set(preset("risk_averse_table3", pattern=p))) for p in range(1, 51)]
+    sizes = [len(mean_variance.pareto_set(preset("risk_averse_table3", pattern=p))) for p in range(1, 51)]
     assert {k: sizes.count(k) for k in range(1, 7)} == {1: 9, 2: 13, 3: 19, 4: 8, 5: 0, 6: 1}
 
 
 def test_table1_and_table2_ground_truth() -> None:
     t1 = preset("risk_averse_table1")
-    assert one_based(risk.pareto_set(t1)) == (1, 2, 4, 9)
-    np.testing.assert_allclose(risk.truth(t1)[1], PATTERN8_DELTA, atol=1e-5)
+    assert one_based(mean_variance.pareto_set(t1)) == (1, 2, 4, 9)
+    np.testing.assert_allclose(mean_variance.truth(t1)[1], PATTERN8_DELTA, atol=1e-5)
     t2 = preset("risk_averse_table2")
-    g = risk.truth(t2)[1]
-    assert one_based(risk.pareto_set(t2)) == (1, 8, 24, 34, 61)
+    g = mean_variance.truth(t2)[1]
+    assert one_based(mean_variance.pareto_set(t2)) == (1, 8, 24, 34, 61)
     assert g.min() == pytest.approx(0.00046, abs=1e-5) and g.max() == pytest.approx(0.06278, abs=1e-5)
     assert np.median(g) == pytest.approx(0.02376, abs=1e-5)
     assert (g < 0.005).sum() == 14 and (g < 0.01).sum() == 21
 
 
 def test_constants() -> None:
-    assert risk.default_a(10_000, 10, 0.1) == pytest.approx(0.62375)
-    assert risk.default_a(10_000, 100, 0.1) == pytest.approx(0.06125)
-    assert risk.beta_fc(2, 10, 0.05) == pytest.approx(3.841291, abs=1e-6)
-    assert risk.beta_fc(10_000, 10, 0.05) == pytest.approx(0.0708560, abs=1e-7)
-    assert risk.t_star(10, 0.1, 0.05) == 20_319
-    assert risk.hvi_reference(0.01)[1] == pytest.approx(0.0830565, abs=1e-7)
+    assert ramgape_core.default_a(10_000, 10, 0.1) == pytest.approx(0.62375)
+    assert ramgape_core.default_a(10_000, 100, 0.1) == pytest.approx(0.06125)
+    assert ramgape_core.beta_fc(2, 10, 0.05) == pytest.approx(3.841291, abs=1e-6)
+    assert ramgape_core.beta_fc(10_000, 10, 0.05) == pytest.approx(0.0708560, abs=1e-7)
+    assert ramgape_core.t_star(10, 0.1, 0.05) == 20_319
+    assert mean_variance.hvi_reference(0.01)[1] == pytest.approx(0.0830565, abs=1e-7)
 
 
 # ---------------------------------------------------------------------- Experiment 1 (RAMGapE Sec. 4)
 def covered_throughout(run, inst) -> bool:
     """True if every true (mu, xi) stays inside its FC box at every checkpoint after initialisation."""
-    mu, xi = risk.objectives(inst)
+    mu, xi = mean_variance.objectives(inst)
     n = run.cp_counts
     mean = run.cp_sums / n
-    xi_hat = risk.xi_from_moments(mean, run.cp_sumsq / n, inst.rho)
-    beta = np.vectorize(lambda T: risk.beta_fc(T, inst.K, 0.05))(n)
+    xi_hat = mean_variance.xi_from_moments(mean, run.cp_sumsq / n, inst.rho)
+    beta = np.vectorize(lambda T: ramgape_core.beta_fc(T, inst.K, 0.05))(n)
     return bool(((np.abs(mean - mu) < beta) & (np.abs(xi_hat - xi) < beta)).all())
 
 
@@ -147,7 +149,7 @@ def exp1() -> dict[str, np.ndarray]:
             for seed in seeds:
                 cps = np.arange(1000, CAP, 1000) if alg == "ramgape_c" else None
                 r = fast_run(inst, alg, CAP, seed, cps)
-                assert r.stopped and r.recommendation == risk.pareto_set(inst), (alg, p, seed)
+                assert r.stopped and r.recommendation == mean_variance.pareto_set(inst), (alg, p, seed)
                 if seed == 1000 + p:
                     out[alg].append(r.samples)
                 if alg == "ramgape_c":
@@ -173,7 +175,7 @@ def test_exp1_stopping_times(exp1: dict[str, np.ndarray]) -> None:
 def test_exp1_invariants_and_coverage(exp1: dict[str, np.ndarray]) -> None:
     """200 RAMGapEc runs: per-arm pulls <= T* + 1 (our analysis); coverage failures (checked every 1000 samples)
     <= delta."""
-    t_star = risk.t_star(10, 0.1, 0.05)
+    t_star = ramgape_core.t_star(10, 0.1, 0.05)
     assert exp1["max_pulls"].max() <= t_star + 1
     assert len(exp1["covered"]) == 200 and (~exp1["covered"]).mean() <= 0.05
 
@@ -192,8 +194,8 @@ def test_exp1_per_pattern_means(pattern: int) -> None:
 def test_fc_correctness_on_easy_instance() -> None:
     """our checks: epsilon = 0.025 < Delta_min, delta = 0.1: exact-ID rate >= 0.9, mean stopping time 155k +- 10%."""
     inst = preset("risk_averse_easy")
-    assert one_based(risk.pareto_set(inst)) == (1, 2)
-    np.testing.assert_allclose(risk.truth(inst)[1], [0.0289, 0.0289, 0.0638, 0.0499], atol=1e-4)
+    assert one_based(mean_variance.pareto_set(inst)) == (1, 2)
+    np.testing.assert_allclose(mean_variance.truth(inst)[1], [0.0289, 0.0289, 0.0638, 0.0499], atol=1e-4)
     runs = [fast_run(inst, "ramgape_c", CAP, seed, epsilon=0.025, delta=0.1) for seed in range(20)]
     assert all(r.stopped for r in runs)
     assert np.mean([r.recommendation == (0, 1) for r in runs]) >= 0.9
@@ -219,7 +221,7 @@ def exp3_failures(curves: dict, candidate: str, inst) -> list[str]:
         "area below round robin's in >= 70% of trials": (area[candidate] < area["ra_round_robin"]).mean() >= 0.7,
         "AUC below 0.5 x LIE-RR and HVI": auc[candidate] <= 0.5 * min(auc["lie_round_robin"], auc["hvi_pareto"]),
         "AUC below 0.75 x EGP and xi-LCB": auc[candidate] <= 0.75 * min(auc["egp"], auc["xi_lcb"]),
-        "half the samples on D+": ram.pareto_share(risk.pareto_set(inst)) >= 0.5,
+        "half the samples on D+": ram.pareto_share(mean_variance.pareto_set(inst)) >= 0.5,
     }
     return [name for name, ok in checks.items() if not ok]
 
@@ -267,9 +269,9 @@ def test_exp2_pattern46_boxes_at_stopping() -> None:
     barely-dominated neighbour 3 (paper numbering) are the narrowest (~0.0035), far dominated arms stay wide."""
     inst = preset("risk_averse_table3", pattern=46)
     r = fast_run(inst, "ramgape_c", 30_000_000, seed=1, epsilon=0.0)
-    assert r.stopped and r.recommendation == risk.pareto_set(inst)
+    assert r.stopped and r.recommendation == mean_variance.pareto_set(inst)
     assert r.samples == pytest.approx(9.61e6, rel=0.10)
-    beta = np.array([risk.beta_fc(T, inst.K, 0.05) for T in r.counts])
+    beta = np.array([ramgape_core.beta_fc(T, inst.K, 0.05) for T in r.counts])
     assert set(np.argsort(beta)[:2]) == {1, 2}
     assert beta[[1, 2]] == pytest.approx([0.0035, 0.0035], abs=3e-4)
     assert beta[7] > 10 * beta[1]  # arm 8 (Delta = 0.057) keeps a wide box (0.053 in the spec's run)

@@ -117,7 +117,7 @@ def load_preset_on_design_page(name: str, dims: str):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params.update({"preset": "default", "alg": "pareto_ucb1", "T": "100", "seed": "0"})
     at.run()
-    at.switch_page("pages/design.py").run()
+    at.switch_page("banditviz_app/pages/design.py").run()
     at.radio(key="design_dims").set_value(dims).run()
     at.selectbox(key="design_preset").set_value(name).run()
     return at.button(key="design_load").click().run()

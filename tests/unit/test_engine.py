@@ -10,8 +10,8 @@ import pytest
 import banditviz
 from banditviz import ALGORITHMS, Instance, Trace, preset, run
 from banditviz.algorithms.base import STATUS_NAMES, Param
+from banditviz.algorithms.estimators import RunningMeans, SharedRidge
 from banditviz.environment import BLOCK, Environment
-from banditviz.estimators import RunningMeans, SharedRidge
 from banditviz.instances import random_contextual, random_linear, uniform_box
 from banditviz.simulate import snapshot_rounds
 
@@ -117,8 +117,12 @@ def test_trace_frame_and_snapshots():
     inst = preset("default")
     tr = run(inst, "pareto_ucb1", 1000, seed=0, snapshots=50)
     df = tr.to_frame()
-    assert list(df.columns[:4]) == ["round", "arm", "reward[objective 1]", "reward[objective 2]"]
+    assert list(df.columns[:4]) == ["round", "arm", "observed_reward[objective 1]", "observed_reward[objective 2]"]
     assert {"pareto_regret", "effective_regret"} <= set(df.columns)
+    # observed: the noisy reward of the pull; expected: the pulled arm's true mean (named apart, issue 24)
+    np.testing.assert_array_equal(df["observed_reward[objective 1]"], tr.rewards[:, 0])
+    np.testing.assert_array_equal(df["expected_reward[objective 2]"], inst.means[tr.arms, 1])
+    assert not any(c.startswith("reward") for c in df.columns)
     assert len(df) == 1000 and df["round"].iloc[-1] == 1000
     np.testing.assert_array_equal(df["pareto_regret"], inst.pareto_gaps[tr.arms])
     np.testing.assert_array_equal(df["effective_regret"], inst.effective_gaps[tr.arms])

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import banditviz
-from banditviz.algorithms.pfiwr import lambda_t
+from banditviz.algorithms.pfiwr.core import lambda_t
 from banditviz.environment import Environment
-from banditviz.presets.psi import pfi_estimation
+from banditviz.presets.pfiwr import pfi_estimation
 from banditviz.simulate import run
 
 

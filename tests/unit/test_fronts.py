@@ -86,7 +86,7 @@ def test_compare_draws_the_attainment_surfaces_on_request():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params.update({"preset": "default", "alg": "pareto_ucb1", "T": "200", "seed": "0"})
     at.run()
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("banditviz_app/pages/compare.py").run()
     at.multiselect(key="compare_algs_means").set_value(["pareto_ucb1", "uniform"])
     at.number_input(key="compare_seeds").set_value(3)
     at.number_input(key="compare_T").set_value(200)

@@ -9,8 +9,8 @@ import pytest
 
 import banditviz as bv
 from banditviz import cli, guarantees
-from banditviz.algorithms.lexicographic_core import lambda_min
-from banditviz.presets.lexicographic import suggested_lambda
+from banditviz.pareto import lambda_min
+from banditviz.presets.lexmoslb import suggested_lambda
 
 TABLE_01, TABLE_10 = "lexicographic_lambda_0.1", "lexicographic_lambda_10"
 

@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 
 import banditviz as bv
-from banditviz import fast_ape, simulate
+from banditviz import simulate
 from banditviz.algorithms import ALGORITHMS
 from banditviz.algorithms.base import ACCEPTED, REJECTED
-from banditviz.algorithms.pfiwr import (
+from banditviz.algorithms.identification import dominance_matrix
+from banditviz.algorithms.linpsi import _ape
+from banditviz.algorithms.linpsi.baselines_fc import APE, RowMin, c_g, pair_bonus
+from banditviz.algorithms.pfiwr.core import (
     beta_t,
     classify,
     explore_size,
@@ -20,9 +23,7 @@ from banditviz.algorithms.pfiwr import (
     rho_t,
     t0_theory,
 )
-from banditviz.algorithms.pfiwr_literal import literal_estimate
-from banditviz.algorithms.psi_baselines_fc import APE, RowMin, c_g, pair_bonus
-from banditviz.algorithms.psi_common import dominance_matrix
+from banditviz.algorithms.pfiwr.literal import literal_estimate
 from banditviz.environment import Environment
 from banditviz.instances import Instance
 from banditviz.instances import random_linear as random_instance
@@ -235,7 +236,7 @@ def test_ape_bonus_and_incremental_row_minima() -> None:
 
 
 class NumpyAPE(APE):
-    """APE with its step in numpy (the formulation before `fast_ape`), the reference of the kernels."""
+    """APE with its step in numpy (the formulation before `_ape`), the reference of the kernels."""
 
     def _update_pairs(self, arms: np.ndarray) -> None:
         n = self.counts[arms]
@@ -300,7 +301,7 @@ def test_ape_comparison_sees_row_minima_that_are_not_searched_again(monkeypatch)
             better = m[:, a] < val
             val[better], arg[better] = m[better, a], a
 
-    monkeypatch.setattr(fast_ape, "update_row_min", lazy)
+    monkeypatch.setattr(_ape, "update_row_min", lazy)
     fast, ref, t_fast, t_ref = _ape_pair(bv.preset("psi_synthetic", K=16, sigma=0.5), 60_000, 2)
     assert t_fast != t_ref or not np.array_equal(fast.counts, ref.counts)
 

@@ -14,7 +14,7 @@ set (risk-averse), and the mean stopping time (identification). GEGE's design an
 by tests/repro/test_psi_linear.py, RAMGapEb's Experiment 3 against round robin by tests/repro/test_risk_averse.py.
 Identification algorithms are also checked on which arms they sample (a twin pair of hard arms), RAMGapEc,
 EGP, LIE Round-Robin and HVI-Pareto on their pull (and stop) rules recomputed from the raw rewards. PFIwR's broken
-variants are elsewhere: its compiled loop with the width halved (tests/unit/test_fast_paths.py), its coverage and
+variants are elsewhere: its compiled loop with the width halved (tests/unit/test_fast_loops.py), its coverage and
 regret-bound check at a 200x narrower width (tests/repro/test_pfiwr.py), its calibration with its guarantee warning
 removed (tests/repro/test_calibration.py). The subclass factories live in tests/variants.py, shared with the claim
 tests of tests/repro. Not covered here: DE Round-Robin (on risk_averse_table1 at
@@ -27,14 +27,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from banditviz import Instance, pareto, preset, risk, run
+from banditviz import Instance, pareto, preset, run
 from banditviz.algorithms import ALGORITHMS, AlgorithmSpec
 from banditviz.algorithms.base import ACCEPTED, REJECTED
-from banditviz.algorithms.mol import confidence_radius
-from banditviz.algorithms.risk_averse import gap_index
+from banditviz.algorithms.molts.core import confidence_radius
+from banditviz.algorithms.ramgape.learners import gap_index
 from banditviz.environment import Environment
-from banditviz.fast_risk import fast_run
+from banditviz.experiments.ramgape import fast_run
 from banditviz.instances import random_linear, uniform_box
+from banditviz.pareto import mean_variance
 from banditviz.simulate import make_problem
 from tests.variants import param_scaled, round_robin, scaled, widths
 
@@ -73,7 +74,7 @@ def test_classic_regret_is_calibrated(name, band, broken, variant):
     check(mean_regret(BOX, 2000, range(4)), name, band, broken, variant)
 
 
-# ------------------------------------------------------------------------------------------ MOL (002)
+# ------------------------------------------------------------------------------------------ MOL-TS
 LINEAR = random_linear(10, d=3, L=2, seed=0, sigma=0.5)
 
 
@@ -155,7 +156,7 @@ def test_mol_oracles_have_zero_regret(name, key, variant):
     check(mean_regret(LINEAR, 300, range(1), key), name, (0.0, 1e-9), [round_robin()], variant)
 
 
-# ------------------------------------------------------------------------------------------ lexicographic (003)
+# ------------------------------------------------------------------------------------------ LexMOSLB
 LEX = preset("lexicographic_lambda_0.1")
 
 
@@ -202,7 +203,7 @@ def test_lexicographic_learners_are_calibrated(name, measure, band, variant):
     check(measure, name, band, [*widths("_scaled"), round_robin()], variant)
 
 
-# ------------------------------------------------------------------------------------------ risk-averse (004)
+# ------------------------------------------------------------------------------------------ RAMGapE
 TABLE1 = preset("risk_averse_table1")
 
 
@@ -210,7 +211,7 @@ def pareto_share(**params):
     """Fraction of n = 10^4 fixed-budget samples spent on D+ (risk_averse_table1): the registered algorithm through
     the compiled loop (pull-for-pull the engine's, unit-tested), mean of seeds 0-7; a variant through the engine,
     mean of seeds 0-1."""
-    P = list(risk.pareto_set(TABLE1))
+    P = list(mean_variance.pareto_set(TABLE1))
 
     def measure(spec: AlgorithmSpec) -> float:
         if ALGORITHMS.get(spec.name) is spec:
@@ -459,7 +460,7 @@ def off_rule_risk(pull, horizon: int, fixed_confidence: bool = False, **params):
     decision differs from "max_i V_i < epsilon". Recomputed here: sample mean, plug-in variance (/ T),
     xi = (var - rho mu) / (3 + rho), the width of Eq. 9 (fixed confidence sqrt((4/T) ln(8K (log2 T)^2 / delta)),
     fixed budget sqrt(a / T), a = (n - 2K) eps^2 / (16K)); V, p_t and D_hat through `gap_index` (checked against
-    loops in test_risk_averse.py) (Nonaga et al., RAMGapE, Alg. 1-9, Eq. 4-9)."""
+    loops in test_ramgape.py) (Nonaga et al., RAMGapE, Alg. 1-9, Eq. 4-9)."""
     inst = TABLE1
     K, rho = inst.K, inst.rho
     eps = params.get("epsilon", 0.1)

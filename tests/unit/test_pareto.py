@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 import banditviz.pareto as pp
+from banditviz.pareto import effective
+from banditviz.pareto.means import round_err
 
 FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LPSET = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -216,7 +218,7 @@ def test_pareto_mask_with_infinite_entries_matches_brute_force(mu, data):
 def test_compiled_mask_of_few_arms_equals_moocores():
     """`pareto_mask` compares pairs up to SMALL_FRONT arms and calls moocore beyond: the same mask (ties, duplicates,
     infinities), checked on arrays just above the switch, where moocore answers."""
-    from banditviz.fast_pareto import nondominated
+    from banditviz.pareto.kernels import nondominated
 
     rng = np.random.default_rng(5)
     for K, L in [(pp.SMALL_FRONT + 1, 2), (200, 3), (300, 4)]:
@@ -231,7 +233,7 @@ def test_compiled_mask_is_the_same_in_any_visiting_order():
     """`nondominated_in` keeps an archive, so the order of the rows must not matter (ties, duplicates, infinities);
     `sort_by_sum` sorts by decreasing sum whatever order it starts from. The broken variant, an archive that never
     evicts, keeps rows that a later row dominates."""
-    from banditviz.fast_pareto import nondominated_in, sort_by_sum
+    from banditviz.pareto.kernels import nondominated_in, sort_by_sum
 
     rng = np.random.default_rng(8)
     for _ in range(200):
@@ -303,7 +305,7 @@ def test_pareto_gap_hand_2d():
 @given(means_st(max_k=12, max_l=5))
 def test_effective_mask_matches_lp_references(mu):
     fast = pp.effective_pareto_mask(mu)
-    ref = pp._effective_mask_lp(mu)
+    ref = effective._effective_mask_lp(mu)
     np.testing.assert_array_equal(fast, ref)
     P = pp.pareto_mask(mu)
     assert not (fast & ~P).any()  # C subset of P
@@ -316,7 +318,7 @@ def test_effective_mask_matches_lp_references(mu):
 @given(means_st(max_k=10, max_l=5))
 def test_effective_gap_matches_lp_references(mu):
     gap = pp.effective_gap(mu)
-    ref = pp._effective_gap_lp(mu)
+    ref = effective._effective_gap_lp(mu)
     np.testing.assert_allclose(gap, ref, atol=1e-8)
     one = np.array([pp.effective_gap_of(mu, a) for a in range(len(mu))])
     np.testing.assert_allclose(one, ref, atol=1e-8)
@@ -340,13 +342,13 @@ def test_random_instances_invariants_and_converses():
     for mu in _random_instances(0, 12):
         C, P = pp.effective_pareto_mask(mu), pp.pareto_mask(mu)
         gap, pr = pp.effective_gap(mu), pp.pareto_gap(mu)
-        np.testing.assert_array_equal(C, pp._effective_mask_lp(mu))
+        np.testing.assert_array_equal(C, effective._effective_mask_lp(mu))
         assert not (C & ~P).any() and (pr <= gap + 1e-9).all()
         # converses hold on tie-free inputs
         np.testing.assert_array_equal(P, pr == 0)
         np.testing.assert_array_equal(C, gap <= 1e-8)
     for mu in _random_instances(1, 4):
-        np.testing.assert_allclose(pp.effective_gap(mu), pp._effective_gap_lp(mu), atol=1e-8)
+        np.testing.assert_allclose(pp.effective_gap(mu), effective._effective_gap_lp(mu), atol=1e-8)
 
 
 def _sphere(K: int, L: int, seed: int) -> np.ndarray:
@@ -361,8 +363,8 @@ def test_structured_fronts_match_lp(shape, L):
     face = np.array([c for c in itertools.product(range(6), repeat=L) if sum(c) == 5], float) / 5
     mu = {"concave": S, "convex": 1 - S, "box": np.random.default_rng(L).random((60, L)), "face": face}[shape]
     C = pp.effective_pareto_mask(mu)
-    np.testing.assert_array_equal(C, pp._effective_mask_lp(mu))
-    np.testing.assert_allclose(pp.effective_gap(mu), pp._effective_gap_lp(mu), atol=1e-8)
+    np.testing.assert_array_equal(C, effective._effective_mask_lp(mu))
+    np.testing.assert_allclose(pp.effective_gap(mu), effective._effective_gap_lp(mu), atol=1e-8)
     if shape in ("concave", "face"):
         assert C.all()  # strictly concave front / points on the simplex face: every arm is effective
 
@@ -370,8 +372,8 @@ def test_structured_fronts_match_lp(shape, L):
 def test_fast_path_avoids_lps_on_large_fronts(monkeypatch):
     """K = 1000, L = 3: the certificates decide (almost) every arm without an LP."""
     calls = []
-    real = pp._slack_lp
-    monkeypatch.setattr(pp, "_slack_lp", lambda P, a: calls.append(1) or real(P, a))
+    real = effective._slack_lp
+    monkeypatch.setattr(effective, "_slack_lp", lambda P, a: calls.append(1) or real(P, a))
     S = _sphere(1000, 3, seed=0)
     assert pp.effective_pareto_mask(S).all()
     assert len(calls) == 0
@@ -387,14 +389,14 @@ def test_worked_example_2_5():
     np.testing.assert_allclose(pp.pareto_gap(mu), [0, 0, 0], atol=1e-12)
     np.testing.assert_allclose(pp.effective_gap(mu), [0, 0, 0.05], atol=1e-12)
     assert pp.effective_gap_of(mu, 2) == pytest.approx(0.05, abs=1e-12)
-    assert pp._effective_gap_lp(mu)[2] == pytest.approx(0.05, abs=1e-9)
+    assert effective._effective_gap_lp(mu)[2] == pytest.approx(0.05, abs=1e-9)
     np.testing.assert_array_equal(pp.upper_hull_2d(mu), [1, 0])
 
 
 def test_midpoint_face_point_is_effective():
     """MOL-TS Def. 5: a non-vertex point of an efficient face is in C*."""
     mu = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]])
-    assert pp.effective_pareto_mask(mu).all() and pp._effective_mask_lp(mu).all()
+    assert pp.effective_pareto_mask(mu).all() and effective._effective_mask_lp(mu).all()
     np.testing.assert_array_equal(pp.effective_gap(mu), [0, 0, 0])
     np.testing.assert_array_equal(pp.upper_hull_2d(mu), [0, 2, 1])
     face3 = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0], [1 / 3, 1 / 3, 1 / 3], [0.5, 0.5, 0.0]])
@@ -416,8 +418,8 @@ def test_weakly_efficient_pareto_arm_in_3d_is_not_effective():
     mu = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.5, 0.5, 0.9]])
     assert pp.pareto_mask(mu).all()
     assert pp.effective_pareto_mask(mu).tolist() == [True, True, False]
-    assert pp._effective_mask_lp(mu).tolist() == [True, True, False]
-    assert pp._slack_lp(mu, mu[2]) == pytest.approx(0.1)
+    assert effective._effective_mask_lp(mu).tolist() == [True, True, False]
+    assert effective._slack_lp(mu, mu[2]) == pytest.approx(0.1)
     np.testing.assert_allclose(pp.effective_gap(mu), [0, 0, 0], atol=1e-12)
     w = np.array([0.5, 0.5, 0.0])
     assert np.isclose(mu[2] @ w, (mu @ w).max())  # zero-weight argmax is no membership certificate
@@ -460,9 +462,9 @@ def test_figure1_fixture():
     for t, mu in enumerate(FIGURE1):
         assert np.flatnonzero(pp.pareto_mask(mu)).tolist() == P[t]
         assert np.flatnonzero(pp.effective_pareto_mask(mu)).tolist() == C[t]
-        assert np.flatnonzero(pp._effective_mask_lp(mu)).tolist() == C[t]
+        assert np.flatnonzero(effective._effective_mask_lp(mu)).tolist() == C[t]
         np.testing.assert_allclose(pp.effective_gap(mu), epr[t], atol=1e-9)
-        np.testing.assert_allclose(pp._effective_gap_lp(mu), epr[t], atol=1e-9)
+        np.testing.assert_allclose(effective._effective_gap_lp(mu), epr[t], atol=1e-9)
         np.testing.assert_allclose(pp.pareto_gap(mu), pr[t], atol=1e-12)
     agents = {"agent1": [1, 3, 2], "agent2": [0, 3, 1]}
     totals = {k: sum(FIGURE1[t][a] for t, a in enumerate(v)) for k, v in agents.items()}
@@ -759,7 +761,7 @@ def test_gaps_of_one_compiled_call_equals_the_step_by_step_formulas(L):
         for a in range(0, len(mu), 7):
             pareto_gap = float(np.maximum(0.0, (mu - mu[a]).min(axis=1).max()))
             U = pp.unique_rows(mu[pp.pareto_mask(mu)])[0]
-            assert pp.gaps_of(mu, a) == (pareto_gap, float(pp._gap_one(U, mu[a], pp._round_err(mu))[1])), (i, a)
+            assert pp.gaps_of(mu, a) == (pareto_gap, float(effective._gap_one(U, mu[a], round_err(mu))[1])), (i, a)
     with pytest.raises(ValueError, match="arm"):
         pp.gaps_of(np.zeros((3, 3)), 3)
 

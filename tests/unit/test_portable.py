@@ -4,7 +4,7 @@ The checksums below are sha256 digests of the float64 little-endian bytes of an 
 features and theta (those it has). They were computed once; a machine whose LAPACK, BLAS or vector math
 library splits a factorisation, orders a sum or rounds a power differently would change them. The
 constructions avoid all three (see `instances.linear_means`, `instances.sample_contexts`,
-`presets.psi.equicorrelated_normal`, `presets.psi.least_squares`).
+`presets.pfiwr.equicorrelated_normal`, `presets.linpsi.least_squares`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from banditviz.instances import (
     sample_contexts,
     uniform_box,
 )
-from banditviz.presets.psi import equicorrelated_normal, least_squares, noc_arrays
-from banditviz.presets.risk_averse import random_pairs
+from banditviz.presets.linpsi import least_squares, noc_arrays
+from banditviz.presets.pfiwr import equicorrelated_normal
+from banditviz.presets.ramgape import random_pairs
 
 NOC_DIGEST = "593c6fe50b3e365a649f8f72a2f7f7f86d106306e8425d06a49ef812b2295960"  # features and theta of the NoC fit
 NOC_CSV = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "noc_CM_log.csv"

@@ -9,7 +9,7 @@ import pytest
 
 import banditviz
 from banditviz import Instance
-from banditviz.algorithms.pfiwr import lambda_t
+from banditviz.algorithms.pfiwr.core import lambda_t
 from banditviz.environment import Environment
 from banditviz.simulate import run
 from banditviz.sweep import parse_pulls, pull_counts

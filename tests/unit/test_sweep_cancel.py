@@ -7,7 +7,7 @@ import time
 import pytest
 
 import banditviz
-from banditviz.sweep import _POOLS
+from banditviz.sweep.backends import _POOLS
 
 
 class Interrupt(Exception):

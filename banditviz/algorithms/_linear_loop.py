@@ -1,0 +1,294 @@
+"""Compiled (numba) round loop of the linear regret learners on fixed arm features: their `Loop`.
+
+`LinearLoop.play` runs the lexicographic learners STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexmoslb`)
+and MOL-UCB and MOL-epsilon-greedy exploiting the Pareto front (`banditviz.algorithms.molts`) on instances whose
+arm features never change (kind "means", or "linear" without context noise), in runs without snapshots. It
+computes what the Python classes compute, with the same floating-point expressions in the same order:
+
+* the ridge estimate through the same compiled Sherman-Morrison step (`estimators.ridge_update`, which keeps the
+  fixed features' predictions and squared widths), from a `SharedRidge` built as the class builds it;
+* the radii by the papers' formulas compiled from the very functions the classes call (`gamma_radius`,
+  `pf_lex_beta`, `oful_alpha`, `c1_formula`);
+* the filters (tied argmax, LOAF, chain filter) and the Pareto front (`banditviz.pareto.kernels`) on the same
+  values;
+* the rewards from the engine's per-arm streams (`banditviz.rewards.RewardBuffer`) and the policy's draws from the run's
+  own `Generator`, in the engine's call order (``integers(n)`` for n >= 2 only: numpy draws nothing for n = 1).
+
+Hence `simulate.run` returns the same `Trace` bit for bit with or without this loop (tested on every learner,
+option and kind). Runs with snapshots (the Watch page) play through the Python classes, which draw the pictures.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numba
+import numpy as np
+
+from ..pareto.kernels import nondominated_in, sort_by_sum
+from ._kernels import PENDING, ROUND, listed, pick, take
+from .base import Algorithm, Played
+from .estimators import SharedRidge, ridge_update
+from .lexmoslb.core import TIE_RTOL, gamma_radius, oful_alpha, pf_lex_beta, ste2lo_epsilon
+from .molts.core import c1_formula
+
+# the kernel's rules, one per learner
+STE2LO_RULE, PF_LEX_RULE, MTE2LO_RULE, OFUL_RULE, MOL_UCB_RULE, MOL_EPS_GREEDY_RULE = range(6)
+KINDS = ("means", "linear")
+_LOGDET = 0  # float state slot: OFUL's log det V
+# integer options
+_CODE, _K, _LEST, _D, _EXPLORE, _POOL, _WMODE, _CMODE = range(8)
+# float options
+_SCALE, _CONSTANT, _DELTA, _R, _EPS, _ROOT, _SNORM, _ALPHA, _C, _LAM = range(10)
+MOL_RULES = (MOL_UCB_RULE, MOL_EPS_GREEDY_RULE)
+MAX_STAGES = 64  # MTE2LO's stage cap (`lexicographic.MAX_STAGES`)
+JIT = {"cache": True, "error_model": "numpy"}  # no zero-division check per division: every divisor here is >= 1
+
+_gamma = numba.njit(cache=True)(gamma_radius)
+_beta = numba.njit(cache=True)(pf_lex_beta)
+_alpha = numba.njit(cache=True)(oful_alpha)
+_c1 = numba.njit(cache=True)(c1_formula)
+
+
+@numba.njit(**JIT)
+def _tied_argmax(values, cand, n):
+    """`lexmoslb.core.tied_argmax` of values[cand[:n]]."""
+    if n == 1:
+        return cand[0]
+    top = values[cand[0]]
+    for i in range(1, n):
+        if values[cand[i]] > top:
+            top = values[cand[i]]
+    floor = top - TIE_RTOL * (1.0 + abs(top)) if math.isfinite(top) else top
+    for i in range(n):
+        if values[cand[i]] >= floor:
+            return cand[i]
+    return -1
+
+
+@numba.njit(**JIT)
+def _too_wide(w, cand, n, threshold, rule, rng, wide):
+    """`_Lexicographic._too_wide`: the widest (0), first (1) or a random (2) arm wider than ``threshold``, or -1."""
+    if rule == 0:
+        arm = _tied_argmax(w, cand, n)
+        return arm if w[arm] > threshold else -1
+    m = 0
+    for i in range(n):
+        if w[cand[i]] > threshold:
+            wide[m] = cand[i]
+            m += 1
+    if m == 0:
+        return -1
+    if rule == 1:
+        return wide[0]
+    return wide[rng.integers(0, m)] if m > 1 else wide[0]
+
+
+@numba.njit(**JIT)
+def _loaf(upper, cand, n, coefs, W):
+    """`lexmoslb.core.loaf` on cand[:n] (filtered in place): the new n and x_hat of the last objective."""
+    best = cand[0]
+    for i in range(upper.shape[0]):
+        u = upper[i]
+        best = _tied_argmax(u, cand, n)
+        cut = u[best] - coefs[i] * W
+        if n > 1:
+            m = 0
+            for j in range(n):
+                if u[cand[j]] >= cut:
+                    cand[m] = cand[j]
+                    m += 1
+            n = m
+    return n, best
+
+
+@numba.njit(**JIT)
+def _chain(lower, upper, cand, n, full, comp):
+    """`lexmoslb.core.chain_filter` on cand[:n] (filtered in place): x_hat of the last objective."""
+    K = lower.shape[1]
+    best = cand[0]
+    for i in range(lower.shape[0]):
+        lo_i, up_i = lower[i], upper[i]
+        best = _tied_argmax(up_i, cand, n)
+        comp[:] = False
+        comp[best] = True
+        lo, hi = lo_i[best], up_i[best]
+        changed = True
+        while changed:  # `chain_component`: pool = every arm (full) or the candidates, in order
+            changed = False
+            for j in range(K if full else n):
+                k = j if full else cand[j]
+                if not comp[k] and lo_i[k] <= hi and up_i[k] >= lo:
+                    comp[k] = True
+                    lo, hi = min(lo, lo_i[k]), max(hi, up_i[k])
+                    changed = True
+        m = 0
+        for j in range(n):
+            if comp[cand[j]]:
+                cand[m] = cand[j]
+                m += 1
+        n = m
+    return best
+
+
+@numba.njit(**JIT)
+def _mol_front(vec, K, idx, order, work):
+    """The front of ``vec`` into ``idx`` (ascending); rows visited by decreasing sum, ``order`` kept between rounds."""
+    sort_by_sum(vec, order, work)
+    return listed(nondominated_in(vec, order), K, idx)
+
+
+@numba.njit(**JIT)
+def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide, comp, vec, idx,
+            order):
+    """The arm of round ``t`` (the ``select`` methods of the lexicographic and MOL classes)."""
+    code, K, Lest = ip[_CODE], ip[_K], ip[_LEST]
+    if code == MOL_EPS_GREEDY_RULE:  # MOL-epsilon-greedy: one uniform number, then a uniform arm of all or of the front
+        if rng.random() < fp[_EPS]:
+            return rng.integers(0, K) if K > 1 else 0
+        return pick(rng, idx, _mol_front(pred, K, idx, order, w))
+    if code == MOL_UCB_RULE:  # MOL-UCB: the Pareto front of x' theta_hat + gamma_t ||x||_{V^-1}
+        mode = ip[_CMODE]
+        radius = fp[_C] if mode == 2 else _c1(t, ip[_D], Lest, fp[_LAM], fp[_DELTA], fp[_R]) * (
+            fp[_ALPHA] if mode == 0 else 1.0)
+        for k in range(K):
+            wk = math.sqrt(max(q[k], 0.0))
+            for j in range(Lest):
+                vec[k, j] = pred[k, j] + radius * wk
+        return pick(rng, idx, _mol_front(vec, K, idx, order, w))
+    c = fp[_SCALE]
+    if code == PF_LEX_RULE:  # PF-LEX: sample means, widths beta_t sqrt((1 + N) / N^2), infinite before the first pull
+        radius = c if fp[_CONSTANT] else c * _beta(t, K, Lest, fp[_DELTA], fp[_R])
+        for k in range(K):
+            n = counts[k]
+            safe = max(n, 1)
+            w[k] = radius * math.sqrt((1 + n) / (safe * safe)) if n > 0 else np.inf
+            for j in range(Lest):
+                est[k, j] = sums[k, j] / safe if n > 0 else 0.0
+    else:
+        if code == OFUL_RULE:
+            radius = c if fp[_CONSTANT] else c * _alpha(fst[_LOGDET], fp[_DELTA], fp[_R], fp[_SNORM])
+        else:
+            radius = c if fp[_CONSTANT] else c * _gamma(t, ip[_D], Lest, fp[_DELTA], fp[_R])
+        for k in range(K):
+            w[k] = radius * math.sqrt(max(q[k], 0.0))
+            for j in range(Lest):
+                est[k, j] = pred[k, j]
+    for k in range(K):
+        cand[k] = k
+        for j in range(Lest):
+            upper[j, k] = est[k, j] + w[k]
+            lower[j, k] = est[k, j] - w[k]
+    if code == OFUL_RULE:  # OFUL: the highest UCB of objective 1
+        return _tied_argmax(upper[0], cand, K)
+    if code != MTE2LO_RULE:  # STE2LO / PF-LEX: explore the widest arm above epsilon, else the chain filter's last x_hat
+        arm = _too_wide(w, cand, K, fp[_EPS], ip[_EXPLORE], rng, wide)
+        return arm if arm >= 0 else _chain(lower, upper, cand, K, ip[_POOL] == 0, comp)
+    n = K  # MTE2LO: stages s = 1, 2, ... (Alg. 3)
+    for s in range(1, MAX_STAGES + 1):
+        largest = w[cand[0]]
+        for i in range(1, n):
+            largest = max(largest, w[cand[i]])
+        if largest <= fp[_ROOT]:
+            return _loaf(upper, cand, n, coefs, fp[_ROOT] if ip[_WMODE] == 0 else largest)[1]
+        threshold = 2.0**-s
+        arm = _too_wide(w, cand, n, threshold, ip[_EXPLORE], rng, wide)
+        if arm >= 0:
+            return arm
+        n = _loaf(upper, cand, n, coefs, threshold if ip[_WMODE] == 0 else largest)[0]
+    return -1
+
+
+@numba.njit(**JIT, nogil=True)  # sweeps on threads run kernels side by side
+def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts, sums, fst, w, est, lower, upper,
+            cand, wide, comp, vec, idx, order, buf, pos, avail, arms, rewards, st):
+    """Play rounds st[ROUND] .. stop - 1; return 1 when the chosen arm's buffer is empty (refill it, call again)."""
+    code, Lest = ip[_CODE], ip[_LEST]
+    while st[ROUND] < stop:
+        t = st[ROUND]
+        arm = st[PENDING]
+        if arm < 0:
+            arm = _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
+                          comp, vec, idx, order)
+            if arm < 0:
+                raise RuntimeError("no arm chosen")
+        p = take(arm, pos, avail, st)
+        if p < 0:
+            return 1
+        r = buf[arm, p]
+        counts[arm] += 1
+        if code == PF_LEX_RULE:
+            for j in range(Lest):
+                sums[arm, j] += r[j]
+        else:
+            lev = ridge_update(V_inv, theta, Z, X[arm], r[:Lest], X, pred, q, work)
+            if code == OFUL_RULE:
+                fst[_LOGDET] += math.log1p(lev)
+        rewards[t - 1] = r
+        arms[t - 1] = arm
+        st[ROUND] = t + 1
+    return 0
+
+
+def _options(alg: Algorithm, code: int, K: int, d: int, L_est: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's integer and float options and the LOAF coefficients, read from the reset ``alg``."""
+    p = alg.params
+    ip = np.zeros(8, dtype=np.int64)
+    fp = np.zeros(10)
+    ip[[_CODE, _K, _LEST, _D]] = code, K, L_est, d
+    ip[_EXPLORE] = ("widest", "first", "random").index(p.get("explore_arm", "widest"))
+    ip[_POOL] = ("full", "candidates").index(p.get("pool", "full"))
+    ip[_WMODE] = ("threshold", "actual_max").index(p.get("W_mode", "threshold"))
+    ip[_CMODE] = ("scaled", "theory", "constant").index(p.get("c_mode", "scaled"))
+    fp[_SCALE], fp[_CONSTANT] = p.get("width_scale", 0.0), p.get("width_mode") == "constant"
+    fp[_DELTA], fp[_R] = p["delta"], alg.problem.sigma
+    if code == STE2LO_RULE:
+        fp[_EPS] = p["epsilon"] or ste2lo_epsilon(d, K, alg.problem.horizon)
+    elif code == PF_LEX_RULE:
+        fp[_EPS] = alg.epsilon
+    elif code == MOL_EPS_GREEDY_RULE:
+        fp[_EPS] = p["epsilon"]
+    fp[_ROOT] = getattr(alg, "root", 0.0)
+    fp[_SNORM], fp[_ALPHA], fp[_C] = p.get("S_norm", 0.0), p.get("alpha", 0.0), p.get("c", 0.0)
+    fp[_LAM] = p["lam"] if code in MOL_RULES else 1.0  # the ridge lambda (MTE2LO's "lam" is its trade-off)
+    coefs = np.asarray(getattr(alg, "coefficients", [0.0]), dtype=float)
+    return ip, fp, coefs
+
+
+class LinearLoop:
+    """The `Loop` of one linear regret learner (``code``: one of the ``*_RULE`` constants): fixed features (MOL's
+    learners need "linear" ones), runs without snapshots (the pictures are drawn by the Python classes),
+    MOL-epsilon-greedy exploiting the Pareto front only."""
+
+    compiled = True
+
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+    def supports(self, kind: str, params: dict[str, Any], snapshots: int) -> bool:
+        kinds = ("linear",) if self.code in MOL_RULES else KINDS
+        return snapshots == 0 and kind in kinds and params.get("exploit_set", "pareto") == "pareto"
+
+    def play(self, alg: Algorithm, rewards: Any, horizon: int, snap_at: np.ndarray) -> Played:
+        if len(snap_at):
+            raise ValueError("snapshots: the compiled loop of the linear learners plays runs without snapshots")
+        K, code, rew = alg.K, self.code, rewards
+        if code == PF_LEX_RULE:  # sample means: the ridge is never updated
+            X = np.zeros((K, 1))
+        else:
+            X = np.asarray(alg.problem.context if code in MOL_RULES else alg.X, dtype=float)
+        d = X.shape[1]
+        L_est = getattr(alg, "L_est", None) or alg.L
+        ip, fp, coefs = _options(alg, code, K, d, L_est)
+        ridge = SharedRidge(d, L_est, fp[_LAM], X)
+        arms, got = np.empty(horizon, dtype=np.int64), np.empty((horizon, rew.buf.shape[2]))
+        st = np.array([1, -1], dtype=np.int64)
+        scratch = (np.zeros(K, dtype=np.int64), np.zeros((K, L_est)), np.zeros(1), np.empty(K), np.empty((K, L_est)),
+                   np.empty((L_est, K)), np.empty((L_est, K)), np.empty(K, dtype=np.int64), np.empty(K, dtype=np.int64),
+                   np.empty(K, dtype=np.bool_), np.empty((K, L_est)), np.empty(K, dtype=np.int64),
+                   np.arange(K))  # the MOL learners' front: rows by decreasing sum, kept between rounds
+        while _kernel(horizon + 1, ip, fp, coefs, alg.rng, ridge.features, ridge.V_inv, ridge.theta, ridge.Z,
+                      ridge.pred, ridge.sq_widths, ridge.work, *scratch, rew.buf, rew.pos, rew.avail, arms, got, st):
+            rew.refill(int(st[PENDING]))
+        return Played(arms, got)

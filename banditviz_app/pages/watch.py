@@ -1,0 +1,116 @@
+"""Watch: one algorithm on the current instance, played round by round in the browser.
+
+The figure and its playback bar on the left, the explanation of the round on screen beside it, the
+per-arm table of that same round below; all of them follow the one player (`banditviz_app.player`).
+"""
+
+import json
+from dataclasses import replace
+
+import streamlit as st
+
+import banditviz
+from banditviz import guarantees, words
+from banditviz.figures import explain
+from banditviz_app import charts, forms, player, runs, state
+
+PLAYER = "bv_watch"
+NO_RACE = "(no race)"
+# Static style. Normal: the page starts below Streamlit's header, so the figure's title is not hidden under it.
+# Presentation mode (app-wide) is styled by app.py.
+PAGE_CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:3.6rem}</style>"
+
+setting = state.current()
+inst = setting.instance
+left, right = st.columns([0.74, 0.26], gap="small")
+
+with right:
+    present = state.presenting()
+    if not present:  # in presentation mode, the toggle is in app.py's bar above the page
+        st.markdown("**Watch an algorithm learn**")
+        state.presentation_toggle("watch_present")
+        st.html(PAGE_CSS)
+    heading = st.empty()  # the figure's title where its layout hides it (presentation mode, a phone)
+    player.explanation(PLAYER)
+    legend = st.empty()  # and its legends
+    st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {words.count(inst.K, 'arm')}, "
+               f"{words.count(inst.L, 'objective')} "
+               f"({inst.kind}); change it on the Design page. Keys: space plays or pauses, the arrows step.")
+    notes = st.container()  # the run's guarantee warnings (and lambda_min for a lexicographic run), once it is known
+    rivals = [NO_RACE, *(n for n in forms.compatible(inst.kind) if n != setting.algorithm)]
+    linked = st.session_state.get(state.RACE)
+    if "watch_race" not in st.session_state and linked:  # first run of the page: the link's rival
+        if linked in rivals:
+            st.session_state["watch_race"] = linked
+        else:
+            st.warning(f"race={state.plain(linked)} in the link is not an algorithm that can race "
+                       f"{state.plain(setting.algorithm)} on this instance: no race.")
+    if st.session_state.get("watch_race") not in rivals:
+        st.session_state["watch_race"] = NO_RACE  # the rival no longer fits the instance, or is now the algorithm
+    rival = st.selectbox("Race against", rivals, key="watch_race",
+                         help="A second algorithm on the same instance, horizon and seed, so it sees the same "
+                              "noise; drawn beside the first and played by the same controls. The link keeps it.")
+    rival = None if rival == NO_RACE else rival
+    st.session_state[state.RACE] = rival
+    if rival:
+        defaults = banditviz.get_algorithm(rival).defaults()
+        st.caption(f"B = {state.plain(rival)} with its paper defaults"
+                   + (": " + ", ".join(f"{state.plain(k)} = {v}" for k, v in defaults.items()) if defaults else "")
+                   + ".")
+    with st.expander("Algorithm, parameters, horizon and seed", expanded=False):
+        name = forms.algorithm_picker(inst.kind, setting.algorithm, key="watch")
+        spec = banditviz.get_algorithm(name)
+        with st.form("watch_form", border=False):
+            params = forms.params_form_fields(spec, setting.params if name == setting.algorithm else {}, "watch_p")
+            horizon, seed = forms.horizon_seed_fields(setting, "watch")
+            submitted = st.form_submit_button("Run", type="primary")
+        if submitted:
+            try:
+                setting = state.set_run(algorithm=name, params=params, horizon=horizon, seed=seed)
+            except ValueError as exc:
+                state.show_error(exc)
+    if rival == setting.algorithm:  # just chosen as the algorithm itself
+        rival = st.session_state[state.RACE] = None
+
+try:
+    with st.spinner("Running..."):
+        # the player sizes the chart: to the screen, down to the playback bar, in presentation mode (one of heights)
+        height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, ())
+        trace = runs.run_setting(setting)
+        fig = (runs.race(setting, rival, height, heights, present) if rival
+               else runs.animation(setting, height, heights, present))
+except ValueError as exc:
+    with left:
+        state.show_error(exc)
+    st.stop()
+
+with heading:  # shown by the player where the figure's layout hides its own (at once in presentation mode)
+    player.heading(PLAYER, fig.layout.meta["bv"], shown=present)
+with legend:
+    player.legend(PLAYER, fig.layout.meta["bv"], shown=present)
+
+with notes:
+    for warning in trace.info.get("warnings", ()):
+        st.warning(warning)
+    note = guarantees.lambda_note(inst)
+    if banditviz.get_algorithm(trace.algorithm).task == "lexicographic" and note:
+        st.caption(note)
+
+with left:
+    with player.chart_container(PLAYER):
+        charts.show(fig, key="watch_figure", height="stretch")  # the player sizes its container
+    # The first screen of a session plays by itself.
+    first = not st.session_state.get("watch_autoplayed")
+    player.controls(PLAYER, run_id=json.dumps([state.to_query(setting), rival, height]), autoplay=first)
+    st.session_state["watch_autoplayed"] = True
+
+
+with right:  # how the run ended (and why its effective regret exceeds its Pareto regret, where it does)
+    st.markdown(state.plain(explain.outcome(trace)))
+    if rival:
+        st.markdown(state.plain(explain.outcome(runs.run_setting(replace(setting, algorithm=rival, params={})))))
+
+st.markdown("**The arms at the round on screen**")
+player.table(PLAYER)
+st.download_button("Download the trace (CSV)", lambda trace=trace: runs.tidy(trace).to_csv(index=False),  # on click
+                   file_name=f"trace_{trace.algorithm}_seed{trace.seed}.csv", mime="text/csv")

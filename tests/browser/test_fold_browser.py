@@ -1,0 +1,56 @@
+"""Presentation mode (``present=1``): Learn's and Design's main figures are wholly on screen without scrolling, at
+1366x768 and 1920x1080, and take most of the height left under what is above them (`banditviz_app.fold`).
+
+Before the fix, Learn step 3's figure started at 590 px (1366x768) and 516 px (1920x1080), under a full-width text
+block, and Design's at 578 px under the instance's sources; every Learn figure (640 px tall) ended below the fold.
+Screenshots: artifacts/screenshots/fold_*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.test_journeys_browser import FIGURE, FULL_HD, LAPTOP, open_at, settle
+
+pytestmark = pytest.mark.browser
+
+# each step and words of its main figure's title (the step's own figure, not the last step's, is measured)
+STEPS = {"1 Dominance": "A and B", "2 Pareto front": "uniform box", "3 Confidence boxes": "confidence boxes after",
+         "4 Effective front": "Figure 1, round", "5 Pareto regret": "default"}
+BOXES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(e => {
+  const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.height]; }).filter(b => b[2] > 0)"""  # drawn
+
+
+def on_screen(page, figures: int = 1) -> list[list[float]]:
+    """The (top, bottom, height) of the page's first ``figures`` drawn figures (its main ones), once drawn; asserts
+    each is wholly inside the viewport and fills at least 55% of the height below its top."""
+    page.wait_for_function(f"() => ({BOXES})().length >= {figures}", timeout=60_000)
+    settle(page)
+    page.wait_for_timeout(500)  # the stretched chart takes its container's height on its next frame
+    height = page.viewport_size["height"]
+    boxes = page.evaluate(BOXES)[:figures]
+    for top, bottom, tall in boxes:
+        assert 0 <= top and bottom <= height and tall >= 0.55 * (height - top), (boxes, height)
+    return boxes
+
+
+@pytest.mark.parametrize("size", [LAPTOP, FULL_HD], ids=["1366x768", "1920x1080"])
+def test_learn_steps_fit_the_screen_in_presentation_mode(new_context, server, screenshot, size):
+    page = open_at(new_context, server, "learn?present=1", size)
+    page.wait_for_selector(FIGURE)
+    for step, title in STEPS.items():
+        page.get_by_text(step, exact=True).click()
+        page.wait_for_function("(t) => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
+                               ".some(e => e.textContent.includes(t))", arg=title, timeout=60_000)
+        boxes = on_screen(page)  # step 5: the picked arm (its curves come under it, one screen tall)
+        screenshot(page, f"fold_learn_{step.split()[0]}_{size[0]}")
+        assert boxes[0][0] < 0.45 * size[1]  # the figure starts in the upper part of the screen
+
+
+@pytest.mark.parametrize("size", [LAPTOP, FULL_HD], ids=["1366x768", "1920x1080"])
+def test_design_preview_fits_the_screen_in_presentation_mode(new_context, server, screenshot, size):
+    page = open_at(new_context, server, "design?preset=default&present=1", size)
+    page.wait_for_selector(FIGURE)
+    top = on_screen(page)[0][0]
+    assert top < 0.35 * size[1]
+    screenshot(page, f"fold_design_{size[0]}")
