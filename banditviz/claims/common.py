@@ -233,15 +233,16 @@ def runs_of(table: pd.DataFrame, algorithm: str, instance: str | None = None, **
 
 def substitute(result: Result, subject: Pick, variant: Pick, source: Result | None = None) -> Result:
     """``result`` with the runs of ``subject`` replaced by those of ``variant`` (from ``source``, by default the same
-    result) under the subject's name and parameters: the same instances and seeds, so that a check reads the
-    variant's runs where it read the subject's."""
+    result) under the subject's name and parameters: the same instances and the same seeds or some of them (a
+    sensitivity result run with fewer seeds replaces all of the subject's runs by its own), so that a check reads
+    the variant's runs where it read the subject's."""
     table, other = result.table, (source or result).table
     old = table[subject.mask(table)]
     new = other[variant.mask(other) & other["instance"].isin(old["instance"])].copy()
     if old.empty or new.empty:
         raise ValueError(f"substitute: no runs of {subject if old.empty else variant}")
     labels = old.drop_duplicates(["instance"]).set_index("instance")["params"]
-    if set(new["instance"]) != set(labels.index) or set(new["seed"]) != set(old["seed"]):
+    if set(new["instance"]) != set(labels.index) or not set(new["seed"]) <= set(old["seed"]):
         raise ValueError(f"substitute: {variant} was not run on the instances and seeds of {subject}")
     new["algorithm"], new["params"] = subject.algorithm, new["instance"].map(labels)
     kept = table[~subject.mask(table)]
