@@ -134,6 +134,12 @@ def test_substitute_puts_the_variant_in_the_subjects_place(results):
         len(r.table[Pick("pfiwr", {"p": 0.5}).mask(r.table)])
     with pytest.raises(ValueError, match="no runs"):
         substitute(r, Pick("pfiwr", {"p": 0.7}), Pick("pfiwr", {"p": 0.5}))
+    few = dataclasses.replace(r, table=r.table[r.table["seed"] < 3])  # a variant run with fewer seeds
+    swapped = substitute(r, Pick("pfiwr", {"p": 0.9}), Pick("pfiwr", {"p": 0.5}), few)
+    assert sorted(common.runs_of(swapped.table, "pfiwr", p=0.9)["seed"].unique()) == [0, 1, 2]
+    more = dataclasses.replace(r, table=r.table.assign(seed=r.table["seed"] + 100))
+    with pytest.raises(ValueError, match="instances and seeds"):
+        substitute(r, Pick("pfiwr", {"p": 0.9}), Pick("pfiwr", {"p": 0.5}), more)
 
 
 def test_figure1_worked_examples():
