@@ -19,6 +19,7 @@ CELLS = {
     "pfiwr_estimation": (1, 0, 2),  # estimator (10) at rho = 0.9
     "pfiwr_llvm_like": (0, 5, 2),  # PFIMulti at eps = 1
     "pfiwr_llvm_cbeta": (0, 8, 2),  # PFIwR at eps = 1, c_beta = 0.0025
+    "pfiwr_llvm_fast_wrong": (0, 0, 2),  # PFIwR at eps = 1e-4, c_beta = 0.0005
     "pfiwr_rate_eps": (0, 5, 2),  # eps = 0.3
     "pfiwr_rate_eps_wide": (0, 5, 1),  # eps = 1
     "pfiwr_rate_p": (0, 4, 2),  # p = 0.5
