@@ -20,7 +20,8 @@ import logging
 
 import streamlit as st
 
-from banditviz_app import state
+from banditviz import AlgorithmError
+from banditviz_app import charts, plugins, state
 
 # Static styles (no user content). Normal: less empty space above the page, so the figure fits a projector screen.
 NORMAL_CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem;padding-bottom:2rem}</style>"
@@ -34,6 +35,7 @@ PRESENT_CSS = ("<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapse
                ".st-key-bv_present_bar p{font-size:.8rem}.st-key-bv_present_bar a{padding:0 .3rem}</style>")
 
 st.set_page_config(page_title="banditviz: watch Pareto bandits learn", page_icon="🎯", layout="wide")
+plugins.load()  # outside algorithms (entry points, BANDITVIZ_PLUGINS), once per server process
 state.init_session()
 # As markdown, not st.html: on a first load st.html's style applied 0.3-0.7 s after the page's first elements (its
 # code loads on demand), markdown's within about 0.4 s, often with them (measured in headless Chromium).
@@ -67,8 +69,12 @@ else:
 
 for message in state.pop_url_messages():
     st.warning(message, icon=":material/link_off:")
+plugins.report_failures()
+charts.fit_narrow_screens()
 try:
     page.run()
+except AlgorithmError as exc:  # the algorithm's fault (a plugin's, often), not the page's
+    plugins.show_algorithm_error(exc)
 except Exception as exc:  # a bug, not bad input (pages show those as ValueErrors): a message, never a traceback
     logging.getLogger("banditviz").exception("page %s failed", page.title)
     st.error(f"Something went wrong on this page ({type(exc).__name__}: {exc}). Your instance is kept: change a "

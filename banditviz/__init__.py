@@ -19,12 +19,18 @@ marks a choice the paper leaves open, made as its authors most plausibly would:
   Fixed Budget and Fixed Confidence".
 """
 
-from . import presets  # noqa: F401  (fills PRESETS)
-from .algorithms import ALGORITHMS, Problem, RoundState, get_algorithm
+from . import (
+           presets,  # noqa: F401  (fills PRESETS)
+           sweep,  # the module, callable as its function (banditviz.sweep(...), banditviz.sweep.read_metadata)
+)
+from .algorithms import ALGORITHMS, Param, Problem, RoundState, get_algorithm, register
+from .algorithms.base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, STATUS_NAMES, Algorithm
+from .conformance import check_algorithm
 from .instances import PRESETS, Instance, preset
-from .simulate import run
-from .sweep import sweep
+from .plugins import load_plugins
+from .simulate import AlgorithmError, run
 from .trace import Trace
 
-__all__ = ["ALGORITHMS", "PRESETS", "Instance", "Problem", "RoundState", "Trace", "get_algorithm", "preset", "run",
-           "sweep"]
+__all__ = ["ACCEPTED", "ACTIVE", "ALGORITHMS", "CANDIDATE", "PRESETS", "REJECTED", "STATUS_NAMES", "Algorithm",
+           "AlgorithmError", "Instance", "Param", "Problem", "RoundState", "Trace", "check_algorithm",
+           "get_algorithm", "load_plugins", "preset", "register", "run", "sweep"]

@@ -1,15 +1,22 @@
-"""Command line: ``python -m banditviz {run, sweep, list}`` (also installed as ``banditviz``).
+"""Command line: ``python -m banditviz {run, sweep, list, check, view}`` (also installed as ``banditviz``).
 
 * ``run``: one (instance, algorithm, seed) run; prints a summary and writes the trace.
 * ``sweep``: a Monte Carlo sweep described by a TOML config (see ``experiments/``) with a progress
   bar on stderr; writes the tidy results table as Parquet.
 * ``list``: the algorithm, preset and generator names the other commands accept.
+* ``check``: `banditviz.check_algorithm` on registered algorithms (an outside one loaded with ``--plugin``).
+* ``view``: a run logged by one's own code (`Trace.from_log`, format in `banditviz.runlog`) or a saved trace:
+  prints what it holds and writes its animated figure as one self-contained HTML page.
+
+Every command loads the outside algorithms first (`banditviz.plugins`: entry points, ``BANDITVIZ_PLUGINS``,
+``--plugin MODULE``); a plugin that fails to import is reported on stderr and the command goes on.
 
 Conventions: results go to stdout, progress and messages to stderr; ``--json`` on any command prints one
 JSON document on stdout instead of text; ``--version`` prints the installed version. Exit status
 (``EXIT_CODES``): 0 done; 2 usage, a mistake in the command line or its input (unknown name, bad value,
 unreadable config), one ``error: ...`` line and never a traceback; 1 error, the command was right but could not
-complete (a dataset neither local nor downloadable, an output that cannot be written); 130 interrupted.
+complete (a dataset neither local nor downloadable, an output that cannot be written, an algorithm that failed: its
+name, round and seed; ``check`` found a breach); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -28,8 +35,11 @@ from typing import Any, TextIO
 import numpy as np
 
 from . import ALGORITHMS, PRESETS, Instance, preset
-from .simulate import run
+from .conformance import check_algorithm
+from .plugins import load_plugins
+from .simulate import AlgorithmError, run
 from .sweep import BACKENDS, GENERATORS, load_config, provenance, summary, write_parquet
+from .trace import Trace
 
 EXIT_CODES = {0: "done", 1: "error: the command could not complete (missing data, unwritable output)",
               2: "usage: a mistake in the command line or its input", 130: "interrupted"}
@@ -251,6 +261,59 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """`check_algorithm` on each named algorithm: one line per breach; exit 1 if any."""
+    breaches = {name: check_algorithm(name, horizon=args.horizon) for name in args.algorithm}
+    if args.json:
+        _json(out, {"breaches": breaches})
+    else:
+        for name, found in breaches.items():
+            out.write(f"{name}: " + ("keeps the contract" if not found else f"{len(found)} breach(es)") + "\n")
+            out.writelines(f"  {line}\n" for line in found)
+    return 1 if any(breaches.values()) else 0
+
+
+def _read_run(path: str, header: str | None) -> Trace:
+    """A saved trace (.npz) or a log (any other file), with its side JSON."""
+    if Path(path).suffix == ".npz":
+        if header:
+            raise ValueError("--header: only for a log; a saved trace (.npz) holds its instance")
+        try:
+            return Trace.load(path)
+        except (KeyError, json.JSONDecodeError, EOFError) as exc:
+            raise ValueError(f"FILE: {path!r} is not a trace saved by banditviz ({exc})") from None
+    return Trace.from_log(path, header)
+
+
+def cmd_view(args: argparse.Namespace, out: TextIO) -> int:
+    """Summary of a logged run (or a saved trace) and its animated figure as one HTML page."""
+    from .figures import animate  # the figures only for this command: the others start faster without plotly
+
+    trace = _read_run(args.file, args.header)
+    inst = trace.instance
+    pulls = np.bincount(trace.arms, minlength=inst.K)
+    truth = "known" if trace.truth_known else "unknown: no regret, the figure draws the log's empirical means"
+    lines = [f"run        {trace.algorithm}, seed {trace.seed}: {trace.rounds} rounds of {trace.horizon}",
+             f"arms       {inst.K}; objectives {', '.join(inst.objective_names)} ({', '.join(inst.directions)})",
+             f"true means {truth}", f"snapshots  {len(trace.snapshots)}",
+             "pulls      " + " ".join(f"{k}:{n}" for k, n in enumerate(pulls))]
+    lines += [f"cumulative {name}: {_fmt(float(np.sum(v)))}" for name, v in trace.metrics.items()]
+    html = Path(args.html) if args.html else None
+    if html is not None:
+        fig = animate(trace)
+        fig.write_html(html, include_plotlyjs=True, auto_play=False)  # offline: plotly.js inline, nothing fetched
+        lines.append(f"figure     written to {html}")
+    if args.json:
+        _json(out, {"algorithm": trace.algorithm, "seed": trace.seed, "rounds": trace.rounds, "horizon": trace.horizon,
+                    "K": inst.K, "objectives": list(inst.objective_names), "truth_known": trace.truth_known,
+                    "snapshots": len(trace.snapshots), "pulls": pulls.tolist(),
+                    "cumulative": {n: float(np.sum(v)) for n, v in trace.metrics.items()},
+                    "html": None if html is None else str(html)})
+    else:
+        out.write("\n".join(lines) + "\n")
+    return 0
+
+
 # ---------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
@@ -262,6 +325,8 @@ def build_parser() -> argparse.ArgumentParser:
               python -m banditviz list                      names of algorithms, presets, generators
               python -m banditviz run --help                one run, printed summary, saved trace
               python -m banditviz sweep --help              many runs from a TOML config, Parquet table
+              python -m banditviz check --help              does an algorithm of your own keep the contract?
+              python -m banditviz view --help               a run logged by your own code, drawn
 
             examples:
               python -m banditviz run --algorithm pareto_ucb1 --horizon 5000
@@ -274,9 +339,15 @@ def build_parser() -> argparse.ArgumentParser:
                          2 usage (a mistake in the command line or its input), 130 interrupted.
             """))
     parser.add_argument("--version", action="version", version=f"banditviz {version()}")
-    sub = parser.add_subparsers(dest="command", metavar="{run,sweep,list}")
+    sub = parser.add_subparsers(dest="command", metavar="{run,sweep,list,check,view}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--plugin", action="append", metavar="MODULE", default=[],
+                        help="import MODULE first, an outside module that registers algorithms (repeatable; also "
+                             "the BANDITVIZ_PLUGINS variable, comma-separated, and the entry-point group "
+                             "banditviz.algorithms)")
 
-    p = sub.add_parser("run", formatter_class=fmt, help="one run: print a summary and write the trace",
+    p = sub.add_parser("run", formatter_class=fmt, parents=[common],
+                       help="one run: print a summary and write the trace",
                        description="Play one algorithm on one instance with one seed.",
                        epilog=textwrap.dedent("""\
                            examples:
@@ -304,7 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(handler=cmd_run)
 
-    p = sub.add_parser("sweep", formatter_class=fmt, help="many runs from a TOML config, written as Parquet",
+    p = sub.add_parser("sweep", formatter_class=fmt, parents=[common],
+                       help="many runs from a TOML config, written as Parquet",
                        description=textwrap.dedent("""\
                            Run every (instance, algorithm, seed) of a config with common random numbers
                            (seed s gives every algorithm the same noise) and write one tidy table:
@@ -339,9 +411,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary table as JSON records")
     p.set_defaults(handler=cmd_sweep)
 
-    p = sub.add_parser("list", help="algorithm, preset and generator names")
+    p = sub.add_parser("list", parents=[common], help="algorithm, preset and generator names")
     p.add_argument("--json", action="store_true", help="print the names and their details as JSON")
     p.set_defaults(handler=cmd_list)
+
+    p = sub.add_parser("check", parents=[common], help="check that algorithms keep the contract",
+                       description="Play each algorithm on small instances and report every breach of the "
+                                   "contract (banditviz.check_algorithm); exit status 1 if one is found.",
+                       epilog="example: python -m banditviz check --plugin greedy_pareto greedy_pareto")
+    p.add_argument("algorithm", nargs="+", help="registered names")
+    p.add_argument("--horizon", type=int, default=200, help="rounds per run (default: %(default)s)")
+    p.add_argument("--json", action="store_true", help="print the breaches as JSON")
+    p.set_defaults(handler=cmd_check)
+
+    p = sub.add_parser("view", formatter_class=fmt, parents=[common],
+                       help="a run logged by your own code: summary and animated HTML figure",
+                       description="Read a run logged by your own code (a CSV log, format banditviz-log v1: "
+                                   "round, arm, reward[<objective>] columns, optional estimates, bounds, status, "
+                                   "front and a '#' JSON header; see help(banditviz.runlog)) or a trace saved by "
+                                   "banditviz (.npz), print what it holds and write its animated figure.",
+                       epilog=textwrap.dedent("""\
+                           examples:
+                             python -m banditviz view my_run.csv
+                             python -m banditviz view my_run.csv --header truth.json --html my_run.html
+
+                           Without the true means (header key 'means' or 'instance') there is no regret: the
+                           figure draws the log's empirical means and pull counts. Open the same file on the
+                           app's Watch page (upload a logged run) to play it there.
+                           """))
+    p.add_argument("file", help="a CSV log, or a trace saved by banditviz (.npz)")
+    p.add_argument("--header", metavar="JSON", help="side JSON file with the header's keys (e.g. the true means)")
+    p.add_argument("--html", help="where to write the animated figure (default: FILE with .html; '' to skip)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.set_defaults(handler=cmd_view)
     return parser
 
 
@@ -352,8 +454,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    for failure in load_plugins(args.plugin):
+        _say(sys.stderr, f"warning: {failure}")
+    if args.command == "view" and args.html is None:
+        args.html = str(Path(args.file).with_suffix(".html"))
     try:
         return args.handler(args, out or sys.stdout)
+    except AlgorithmError as exc:  # the algorithm's fault, named with its round and seed: no traceback
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
     except OSError as exc:  # before ValueError: DatasetUnavailable is both, and it is not a usage mistake
         sys.stderr.write(f"error: {exc}\n")
         return 1

@@ -7,10 +7,11 @@ from typing import Any
 import numpy as np
 
 from . import limits
-from .algorithms.base import Algorithm, AlgorithmSpec, Problem, get_algorithm
+from .algorithms.base import Algorithm, AlgorithmSpec, Problem, check_state, get_algorithm
 from .environment import Environment
 from .guarantees import warnings_for
 from .instances import Instance
+from .limits import snapshot_rounds
 from .metrics import RECOMMENDATION_METRICS, arm_regrets, pulled_regrets
 from .presets.lexmoslb import suggested_lambda
 from .rewards import RewardBuffer
@@ -19,15 +20,31 @@ from .trace import Trace
 STOPPING_TASKS = ("identify", "risk-averse")  # tasks whose runs may stop before the horizon
 
 
-def snapshot_rounds(horizon: int, n: int) -> np.ndarray:
-    """At most ``n`` distinct rounds in [1, horizon], quadratically spaced (dense early), ending at horizon."""
-    if n <= 0:
-        return np.zeros(0, dtype=np.int64)
-    if horizon <= n:
-        return np.arange(1, horizon + 1, dtype=np.int64)
-    k = np.arange(1, n + 1)
-    target = np.ceil(horizon * (k / n) ** 2).astype(np.int64)
-    return np.unique(np.minimum(np.maximum(target, k), horizon))  # t_k >= k keeps early rounds apart
+class AlgorithmError(RuntimeError):
+    """An algorithm raised or broke the contract (`algorithms.base`) while it played: the message names the
+    algorithm, the round (0: in ``reset``, before round 1; None: somewhere in its fast `Loop`) and the seed.
+
+    The algorithm's own exception, if any, is chained (``__cause__``) and summarised in the message, which survives
+    pickling (a sweep's worker process sends it back whole)."""
+
+    def __init__(self, algorithm: str, round: int | None, seed: int, detail: str) -> None:
+        where = {0: "in reset, before round 1", None: "in its fast loop"}.get(round, f"at round {round}")
+        super().__init__(f"algorithm {algorithm} failed {where} (seed {seed}): {detail}")
+        self.algorithm, self.round, self.seed, self.detail = algorithm, round, seed, detail
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.algorithm, self.round, self.seed, self.detail)
+
+
+class _Breach(Exception):
+    """A breach of the contract found by the engine: the detail of an AlgorithmError."""
+
+
+def _arm(choice: Any, K: int) -> int:
+    """``select``'s answer as an arm index; _Breach unless it is an integer (not a bool) in [0, K)."""
+    if isinstance(choice, (int, np.integer)) and not isinstance(choice, (bool, np.bool_)) and 0 <= choice < K:
+        return int(choice)
+    raise _Breach(f"select returned {choice!r} ({type(choice).__name__}); expected an integer arm index in [0, {K})")
 
 
 def make_problem(instance: Instance, horizon: int, context: np.ndarray | None) -> Problem:
@@ -127,59 +144,70 @@ def run(
     limits.check_run_size(horizon, instance.K, snapshots)
     alg = spec.make(**params)
     info = {"warnings": list(warnings_for(instance, spec, params))}
+    sees_truth = bool(getattr(alg, "sees_truth", False))  # a declared reference oracle (algorithms.base)
+    if sees_truth:
+        info["sees_truth"] = True
     env = Environment(instance, seed)
     problem = make_problem(instance, horizon, env.context)
-    alg.reset(problem, env.policy_rng)
-
-    contextual = instance.kind == "contextual"
-    rec_metric = RECOMMENDATION_METRICS.get(spec.task) if spec.recommends_every_round else None
-    snap_at = set(snapshot_rounds(horizon, snapshots).tolist())
-    per_round: dict[str, list[float]] = {}
-    states, truth = [], []
-    sees_truth = getattr(alg, "sees_truth", False)  # only our reference oracles see the truth
-    # learners that only estimate theta (PFIwR Fig. 1): ||theta_hat - theta|| each round, not a regret
-    scores_estimate = getattr(alg, "reports_estimate", False) and instance.theta is not None
-    last_rec: tuple[int, ...] | None = None
-    rec_values: dict[str, float] = {}
-    t = 0
-    loop = spec.loop if compiled and not env.moving else None
-    fast = loop is not None and loop.supports(instance.kind, spec.validate(params), snapshots)
-    if fast:
-        expected = 1 if spec.task in STOPPING_TASKS else horizon  # a run that may stop draws little at first
-        played = loop.play(alg, RewardBuffer(env, horizon, expected), horizon, snapshot_rounds(horizon, snapshots))
-        arms, rewards, t = played.arms, played.rewards, len(played.arms)
-        states.extend(played.snapshots)
-        _score_changes(instance, rec_metric, played.changes, t, per_round)
-    else:
-        arms, rewards = np.empty(horizon, dtype=np.int64), np.empty((horizon, instance.reward_dim))
-    for t in range(1, 1 if fast else horizon + 1):
-        if env.moving:
-            env.next_round()
-            problem.context = env.context
-        if sees_truth:
-            problem.params["true_means"] = env.means
-        arm = int(alg.select(t))
-        if not 0 <= arm < instance.K:
-            raise RuntimeError(f"{spec.name} selected arm {arm}, outside [0, {instance.K})")
-        reward = env.pull(arm)
-        alg.update(arm, reward)
-        arms[t - 1] = arm
-        rewards[t - 1] = reward
-        values = pulled_regrets(env.means, arm, spec.task) if contextual else {}
-        if scores_estimate:
-            values["estimation_error"] = float(np.linalg.norm(alg.theta - instance.theta))
-        if rec_metric is not None:
-            if t == 1 or alg.recommendation != last_rec:  # the answer often stays put: score it once
-                last_rec, rec_values = alg.recommendation, rec_metric(instance, alg.recommendation)
-            values.update(rec_values)
-        for key, value in values.items():
-            per_round.setdefault(key, []).append(value)
-        if t in snap_at or (alg.done and snapshots):
-            states.append(alg.state())
-            if contextual:
-                truth.append(env.means.copy())
-        if alg.done:
-            break
+    t: int | None = 0  # the round being played, for the error message
+    try:
+        alg.reset(problem, env.policy_rng)
+        contextual = instance.kind == "contextual"
+        rec_metric = RECOMMENDATION_METRICS.get(spec.task) if spec.recommends_every_round else None
+        snap_at = set(snapshot_rounds(horizon, snapshots).tolist())
+        per_round: dict[str, list[float]] = {}
+        states, truth = [], []
+        # learners that only estimate theta (PFIwR Fig. 1): ||theta_hat - theta|| each round, not a regret
+        scores_estimate = getattr(alg, "reports_estimate", False) and instance.theta is not None
+        last_rec: tuple[int, ...] | None = None
+        rec_values: dict[str, float] = {}
+        loop = spec.loop if compiled and not env.moving else None
+        fast = loop is not None and loop.supports(instance.kind, spec.validate(params), snapshots)
+        if fast:
+            expected = 1 if spec.task in STOPPING_TASKS else horizon  # a run that may stop draws little at first
+            t = None  # somewhere inside the fast loop
+            played = loop.play(alg, RewardBuffer(env, horizon, expected), horizon, snapshot_rounds(horizon, snapshots))
+            arms, rewards, t = played.arms, played.rewards, len(played.arms)
+            states.extend(played.snapshots)
+            _score_changes(instance, rec_metric, played.changes, t, per_round)
+        else:
+            arms, rewards = np.empty(horizon, dtype=np.int64), np.empty((horizon, instance.reward_dim))
+        for t in range(1, 1 if fast else horizon + 1):
+            if env.moving:
+                env.next_round()
+                problem.context = env.context
+            if sees_truth:
+                problem.params["true_means"] = env.means
+            arm = _arm(alg.select(t), instance.K)
+            reward = env.pull(arm)
+            reward.flags.writeable = False  # the algorithm's copy of the round's reward is the trace's: read-only
+            alg.update(arm, reward)
+            arms[t - 1] = arm
+            rewards[t - 1] = reward
+            values = pulled_regrets(env.means, arm, spec.task) if contextual else {}
+            if scores_estimate:
+                values["estimation_error"] = float(np.linalg.norm(alg.theta - instance.theta))
+            if rec_metric is not None:
+                if t == 1 or alg.recommendation != last_rec:  # the answer often stays put: score it once
+                    last_rec, rec_values = alg.recommendation, rec_metric(instance, alg.recommendation)
+                values.update(rec_values)
+            for key, value in values.items():
+                per_round.setdefault(key, []).append(value)
+            if t in snap_at or (alg.done and snapshots):
+                states.append(alg.state())
+                fault = check_state(states[-1], instance.K, instance.L, t)
+                if fault:
+                    raise _Breach(fault)
+                if contextual:
+                    truth.append(env.means.copy())
+            if alg.done:
+                break
+    except _Breach as exc:
+        raise AlgorithmError(spec.name, t, seed, str(exc)) from None
+    except Exception as exc:  # the algorithm's own fault, named with its round (its traceback chained)
+        if t == 0 and isinstance(exc, ValueError):
+            raise  # reset refusing this problem or these parameters: bad input, its message names the field
+        raise AlgorithmError(spec.name, t, seed, f"{type(exc).__name__}: {exc}") from exc
     arms, rewards = arms[:t], rewards[:t]
     metrics = {} if contextual else {k: v[arms] for k, v in arm_regrets(instance, spec.task).items()}
     metrics.update({k: np.asarray(v) for k, v in per_round.items()})

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import runlog
 from .algorithms.base import RoundState
 from .instances import Instance
 
@@ -121,6 +122,22 @@ class Trace:
     snapshot_means: np.ndarray | None = None
     info: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """ValueError naming the field when the per-round arrays do not describe one run on the instance."""
+        n, K = len(self.arms), self.instance.K
+        if np.ndim(self.arms) != 1 or np.asarray(self.arms).dtype.kind not in "iu":
+            raise ValueError(f"arms: must be a 1-d integer array, got shape {np.shape(self.arms)} and dtype "
+                             f"{np.asarray(self.arms).dtype}")
+        if n and not (0 <= self.arms.min() and self.arms.max() < K):
+            raise ValueError(f"arms: must be arm indices in [0, {K}), got values from {self.arms.min()} to "
+                             f"{self.arms.max()}")
+        if np.shape(self.rewards) != (n, self.instance.reward_dim):
+            raise ValueError(f"rewards: must have one row of {self.instance.reward_dim} per round played ({n}), "
+                             f"got shape {np.shape(self.rewards)}")
+        for name, values in self.metrics.items():
+            if len(values) != n:
+                raise ValueError(f"metrics[{name!r}]: must hold one value per round played ({n}), got {len(values)}")
+
     @property
     def rounds(self) -> int:
         """Number of rounds actually played (the horizon, or the stopping round)."""
@@ -133,8 +150,23 @@ class Trace:
     def cumulative(self, name: str) -> np.ndarray:
         return np.cumsum(self.metrics[name])
 
+    @property
+    def truth_known(self) -> bool:
+        """False for a logged run given without its true means (`from_log`): its instance then holds stand-in means
+        (the empirical ones) for its names and shape, which nothing may read as the truth."""
+        return not self.info.get("truth_unknown", False)
+
+    @property
+    def gives_bounds(self) -> bool:
+        """False for a logged run without confidence bounds (`from_log`): its NaN bounds are none given, not (as an
+        algorithm's NaN) unbounded, and no box is drawn."""
+        return not self.info.get("no_bounds", False)
+
     def truth_at(self, index: int) -> np.ndarray | None:
-        """True means (K x L) at snapshot ``index``: fixed means, or that round's contextual means."""
+        """True means (K x L) at snapshot ``index``: fixed means, or that round's contextual means; None when the
+        truth is unknown (a logged run without its means)."""
+        if not self.truth_known:
+            return None
         if self.snapshot_means is not None:
             return self.snapshot_means[index]
         return self.instance.means
@@ -151,6 +183,20 @@ class Trace:
             data[f"observed_reward[{name}]"] = self.rewards[:, j]
         data.update({column_name(k, self.instance.objective_names): v for k, v in self.metrics.items()})
         return pd.DataFrame(data)
+
+    # ------------------------------------------------------------------ logs of one's own runs
+    @classmethod
+    def from_log(cls, source: Any, header: Any = None) -> Trace:
+        """A run logged by one's own code, read from a CSV log (format ``banditviz-log v1``, `runlog`): ``source`` a
+        path, bytes, text or file; ``header`` an optional side JSON (a dict or a path) with the header's keys (the
+        algorithm's name, the seed, the number of arms, the directions, the true means...). Without the true means,
+        the trace draws what the log knows (empirical means, pull counts) and records no regret (`runlog`).
+        Every fault is a ValueError naming the column or header key, the row and what is allowed."""
+        return cls(**runlog.read(source, header))
+
+    def to_log(self, dest: str | os.PathLike[str] | Any = None) -> str:
+        """This run as a CSV log (`runlog.write`): to ``dest`` (a path or a text file) if given; returns the text."""
+        return runlog.write(self, dest)
 
     # ------------------------------------------------------------------ save / load
     def save(self, path: str | os.PathLike[str]) -> Path:

@@ -7,6 +7,7 @@ fonts the figure builders set are the ones a class sees.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import plotly.graph_objects as go
@@ -20,6 +21,16 @@ from . import state
 # software GL (headless Chromium, many school laptops) twice as fast (measured 3.2-4.3 -> 7.4-8.1 drawn frames/s
 # of the default 3-D Watch run at a load average of 7); 2-D charts are SVG and do not use it.
 CONFIG = {"displaylogo": False, "plotGlPixelRatio": 1}
+NARROW_SCRIPT = ("<style>.st-key-bv_scripts{display:none}</style><div data-bv-narrow></div><script>"
+                 + (Path(__file__).with_name("narrow.js")).read_text() + "</script>")
+
+
+def fit_narrow_screens() -> None:
+    """Install, once per page, the script that puts a static figure's title, panel titles and legend entries on more
+    lines where the chart is too narrow for them (a phone: `narrow.js`), in a container that takes no room. It holds
+    no user data."""
+    with st.container(key="bv_scripts"):
+        st.html(NARROW_SCRIPT, unsafe_allow_javascript=True)
 
 
 def show(fig: go.Figure, key: str, config: dict[str, Any] | None = None, **kw: Any) -> Any:

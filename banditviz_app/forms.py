@@ -19,7 +19,7 @@ from typing import Any
 import streamlit as st
 
 import banditviz
-from banditviz.algorithms.base import TASKS, AlgorithmSpec, Param
+from banditviz.algorithms.base import TASKS, AlgorithmSpec, Param, is_external
 
 from . import state
 
@@ -67,8 +67,11 @@ def cite(paper: str) -> str:
 
 
 def labelled(name: str, paper: str) -> str:
-    """``name — short citation`` for a selectbox of algorithms or presets."""
-    return f"{name} — {cite(paper)}"
+    """``name — short citation`` for a selectbox of algorithms or presets; an algorithm from outside the package
+    (a plugin, `banditviz.plugins`) is marked as external."""
+    spec = banditviz.ALGORITHMS.get(name)
+    external = " (external)" if spec is not None and spec.paper == paper and is_external(spec) else ""
+    return f"{name}{external} — {cite(paper)}"
 
 
 def seeded(key: str, value: Any) -> str:

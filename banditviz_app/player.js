@@ -212,13 +212,15 @@
     const hs = L.heights, width = gd._fullLayout.width;
     const kind = width < L.portrait_below ? 'portrait' : width < L.narrow_below ? 'narrow' : 'wide';
     if (h) {
-      let room = kind === 'portrait' ? L.stacked_height : L.base_height;
-      if (L.fill) {
-        const main = h.closest('[data-testid="stMain"]');
-        const top = h.getBoundingClientRect().top + (main ? main.scrollTop : 0);
-        const below = bar.getBoundingClientRect().bottom - h.getBoundingClientRect().bottom;
-        room = Math.round(Math.max(hs[0], Math.min(hs[hs.length - 1], window.innerHeight - top - below - 8)));
-      }
+      // the screen's height under the chart's top, less the controls below it
+      const main = h.closest('[data-testid="stMain"]');
+      const top = h.getBoundingClientRect().top + (main ? main.scrollTop : 0);
+      const below = bar.getBoundingClientRect().bottom - h.getBoundingClientRect().bottom;
+      const screen = window.innerHeight - top - below - 8;
+      // presenting: the chart fills the screen; else its own height, less on a short screen (a laptop's 768 px);
+      // never shorter than the shortest layout it carries
+      const room = Math.round(kind === 'portrait' ? L.stacked_height
+        : Math.max(hs[0], Math.min(L.fill ? hs[hs.length - 1] : L.base_height, screen)));
       h.classList.add('bv-fit');  // the chart fills its container's height
       if (h.style.height !== room + 'px') h.style.height = room + 'px';
     }

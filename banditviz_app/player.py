@@ -84,18 +84,23 @@ def explanation(key: str) -> None:
             "<div class='bv-phase'></div><ul></ul></div>")
 
 
-def heading(key: str, meta: dict, shown: bool) -> None:
+def heading(key: str, meta: dict, shown: bool, phone: bool = False) -> None:
     """The figure's title and subtitle (``meta``: `animate.page_parts`), which the player shows where the figure's
-    layout hides its own (presentation mode, a phone); ``shown``: at once. Names in the title are escaped."""
+    layout hides its own (presentation mode, a phone); ``shown``: at once. Names in the title are escaped. ``phone``:
+    the copy above the chart, drawn instead of the one beside it where the page's columns stack (a phone)."""
     sub = f"<div class='bv-subheading'>{meta['subtitle']}</div>" if meta.get("subtitle") else ""
-    st.html(f"{CSS}<div data-bv-part='heading' data-bv-for='{_check_key(key)}'{'' if shown else ' hidden'}>"
-            f"<div class='bv-heading'>{meta['title']}</div>{sub}</div>")
+    _part(key, "heading", f"<div class='bv-heading'>{meta['title']}</div>{sub}", shown, phone)
 
 
-def legend(key: str, meta: dict, shown: bool) -> None:
-    """The figure's legends drawn by the page (`legend.legend_html`), shown as `heading` is."""
-    st.html(f"{CSS}<div data-bv-part='legend' data-bv-for='{_check_key(key)}'{'' if shown else ' hidden'}>"
-            f"{legend_html(meta['legend'])}</div>")
+def legend(key: str, meta: dict, shown: bool, phone: bool = False) -> None:
+    """The figure's legends drawn by the page (`legend.legend_html`), shown as `heading` is (``phone``: the copy under
+    the playback bar)."""
+    _part(key, "legend", legend_html(meta["legend"]), shown, phone)
+
+
+def _part(key: str, part: str, html: str, shown: bool, phone: bool) -> None:
+    st.html(f"{CSS}<div data-bv-part='{part}' data-bv-for='{_check_key(key)}' class='bv-{'phone' if phone else 'side'}'"
+            f"{'' if shown else ' hidden'}>{html}</div>")
 
 
 def table(key: str) -> None:

@@ -32,6 +32,7 @@ from . import state
 CACHE = {"max_entries": 32, "ttl": 3600, "show_spinner": False}
 FIGURE_CACHE = {**CACHE, "max_entries": 16}  # an animated figure holds up to ~5 MB
 WATCH_HEIGHT = 560  # px: the Watch figure, its playback bar and the explanation fit a 1366x768 screen
+WATCH_HEIGHTS = tuple(range(420, WATCH_HEIGHT, 20))  # a shorter screen (or a bar on two rows): the chart shrinks
 PRESENT_HEIGHT = 820  # px: presentation mode's figure until the player fits it to the screen, to one of:
 PRESENT_HEIGHTS = tuple(range(440, 1001, 40))  # 1280x720 to 2560x1440 (the figure carries a layout for each)
 
@@ -186,3 +187,43 @@ def stopping_frame(table: pd.DataFrame) -> pd.DataFrame:
 def summary(table: pd.DataFrame) -> pd.DataFrame:
     """`banditviz.sweep.summary` per algorithm, without the columns that are the same on every row."""
     return sweep_summary(table).drop(columns=["instance", "params"])
+
+
+def parse_settings(text: str, algorithms: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """Compare's extra settings, one a line ``name key=value ...`` (values as JSON where they parse: numbers, true),
+    as `cached_sweep` entries; ValueError naming the line and what is allowed."""
+    entries = []
+    for i, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        name, *pairs = line.split()
+        where = f"settings, line {i}"
+        if name not in algorithms:
+            raise ValueError(f"{where}: {name!r} is not an algorithm for this instance; one of {sorted(algorithms)}")
+        params = {}
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            if not sep or not key:
+                raise ValueError(f"{where}: expected key=value after the name, got {pair!r}")
+            try:
+                params[key] = json.loads(value)
+            except json.JSONDecodeError:
+                params[key] = value
+        try:
+            algorithms[name].validate(params)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        entries.append((name, json.dumps(params, sort_keys=True)))
+    return tuple(entries)
+
+
+def label_settings(table: pd.DataFrame) -> pd.DataFrame:
+    """A sweep table whose ``algorithm`` names each setting: the name, and the parameters that differ from the
+    paper defaults, ``mo_epsilon_greedy (epsilon=0.05)``, so that two settings of one algorithm are told apart."""
+    def label(name: str, params: str) -> str:
+        defaults = banditviz.get_algorithm(name).defaults()
+        changed = [f"{k}={v}" for k, v in sorted(json.loads(params).items()) if defaults.get(k) != v]
+        return f"{name} ({', '.join(changed)})" if changed else name
+
+    labels = {pair: label(*pair) for pair in set(zip(table["algorithm"], table["params"], strict=True))}
+    return table.assign(algorithm=[labels[pair] for pair in zip(table["algorithm"], table["params"], strict=True)])

@@ -1,10 +1,23 @@
 """The algorithm contract, `RoundState`, the fast-loop protocol and the registry.
 
 An algorithm is constructed with its parameters, then driven by the engine:
-``reset(problem, rng)`` once, then each round ``select(t) -> arm`` and ``update(arm, reward)``;
-``state()`` is called only at snapshot rounds. ``done`` turns True when an identification
-algorithm stops; ``recommendation`` is its answer (a tuple of arm indices) or None.
-An algorithm sees only the `Problem`: never the true means.
+``reset(problem, rng)`` once, then each round t = 1, 2, ..., horizon ``select(t) -> arm`` and
+``update(arm, reward)``; ``state()`` is called only at snapshot rounds, after that round's update, and must not
+change what the algorithm does next. The contract, checked by `banditviz.check_algorithm`:
+
+* ``select(t)`` returns an arm index: a Python or numpy integer (not a bool, a float or a string) in [0, K);
+* ``update(arm, reward)`` receives the arm played and its reward, a read-only float array of the instance's reward
+  dimension (L objectives, maximised orientation; one sample for a risk-averse instance): copy it to keep it;
+* ``state()`` returns a `RoundState` whose ``estimates``, ``lower`` and ``upper`` are float K x L arrays, ``status``
+  K codes of `STATUS_NAMES` (`ACTIVE`, `ACCEPTED`, `REJECTED`, `CANDIDATE`), ``counts`` K integers, ``front`` arm
+  indices (`check_state`);
+* the same seed gives the same run: draw randomness only from the ``rng`` given to ``reset``;
+* ``reset`` may refuse a problem or parameters it cannot play with a ValueError naming the field (bad input, passed on
+  as is); any other exception, or a breach, is the algorithm's fault (`banditviz.simulate.AlgorithmError`).
+
+An algorithm sees only the `Problem`: never the true means. The one exception is a reference oracle, a class that
+declares ``sees_truth = True``: the engine then hands it the round's true means (``problem.params["true_means"]``)
+and marks its trace (``trace.info["sees_truth"]``), which every page shows.
 
 An algorithm may declare a fast way to play its runs, ``register(..., loop=...)``: an object with `Loop`'s
 ``supports`` and ``play`` (a compiled round loop, or one that plays planned pulls batch by batch), which the engine
@@ -229,9 +242,14 @@ def register(
     recommends_every_round: bool = False,
     loop: Loop | None = None,
     guarantee: Callable[[Any, dict[str, Any]], list[str]] | None = None,
+    replace: bool = False,
 ):
     """Class decorator adding an algorithm to `ALGORITHMS` under ``name``, with its fast `Loop` and its guarantee's
-    conditions if it has them (`AlgorithmSpec`)."""
+    conditions if it has them (`AlgorithmSpec`).
+
+    ``task`` is one of `TASKS`, ``kinds`` a tuple of `KINDS` (the instance kinds it runs on). A name already taken
+    is refused unless ``replace`` is True or the class is the same one defined again (same module and qualified
+    name: a notebook cell run twice), which then replaces the entry."""
     if task not in TASKS:
         raise ValueError(f"task: must be one of {TASKS}, got {task!r}")
     bad = set(kinds) - set(KINDS)
@@ -241,8 +259,10 @@ def register(
         raise ValueError("loop: must have supports(kind, params, snapshots) and play(alg, rewards, horizon, snap_at)")
 
     def wrap(cls: type[Algorithm]) -> type[Algorithm]:
-        if name in ALGORITHMS:
-            raise ValueError(f"algorithm {name!r} is registered twice")
+        taken = ALGORITHMS.get(name)
+        if taken is not None and not replace and _where(taken.cls) != _where(cls):
+            raise ValueError(f"algorithm {name!r} is already registered by {_where(taken.cls)}; choose another name "
+                             f"for {_where(cls)}, or pass replace=True to register(...)")
         spec = AlgorithmSpec(name, cls, paper, task, tuple(kinds), tuple(params),
                              summary or (cls.__doc__ or "").strip().split("\n")[0],
                              recommends_every_round, loop, guarantee)
@@ -253,10 +273,20 @@ def register(
     return wrap
 
 
+def _where(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def is_external(spec: AlgorithmSpec) -> bool:
+    """True for an algorithm registered from outside the package (a plugin, a notebook)."""
+    return not spec.cls.__module__.startswith("banditviz.")
+
+
 class Algorithm:
-    """Base class: stores validated parameters; subclasses implement the contract."""
+    """Base class: stores validated parameters; subclasses implement the contract (module doc)."""
 
     spec: ClassVar[AlgorithmSpec]
+    sees_truth: ClassVar[bool] = False  # a reference oracle, given the true means (module doc)
     done: bool = False
     recommendation: tuple[int, ...] | None = None
 
@@ -282,3 +312,30 @@ def get_algorithm(name: str) -> AlgorithmSpec:
         return ALGORITHMS[name]
     except KeyError:
         raise ValueError(f"algorithm: unknown name {name!r}; known: {sorted(ALGORITHMS)}") from None
+
+
+def check_state(state: Any, K: int, L: int, t: int) -> str | None:
+    """What is wrong with ``state`` as the `RoundState` of round ``t`` on K arms and L objectives, or None."""
+    if not isinstance(state, RoundState):
+        return f"state() returned {type(state).__name__}, expected a RoundState"
+    if not isinstance(state.t, (int, np.integer)) or state.t != t:
+        return f"state().t is {state.t!r}, expected the round {t}"
+    for key in ("estimates", "lower", "upper"):
+        value = getattr(state, key)
+        if not isinstance(value, np.ndarray) or value.shape != (K, L) or value.dtype.kind != "f":
+            return f"state().{key} is {_describe(value)}, expected a float array of shape ({K}, {L})"
+    for key, kinds in (("status", "iu"), ("counts", "iu")):
+        value = getattr(state, key)
+        if not isinstance(value, np.ndarray) or value.shape != (K,) or value.dtype.kind not in kinds:
+            return f"state().{key} is {_describe(value)}, expected an integer array of shape ({K},)"
+    if ((state.status < 0) | (state.status >= len(STATUS_NAMES))).any():
+        return f"state().status holds {sorted(set(state.status.tolist()))}, expected codes 0..{len(STATUS_NAMES) - 1}"
+    if not all(isinstance(a, (int, np.integer)) and 0 <= a < K for a in state.front):
+        return f"state().front is {state.front!r}, expected arm indices in [0, {K})"
+    return None
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} and dtype {value.dtype}"
+    return f"a {type(value).__name__}"

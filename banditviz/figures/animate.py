@@ -43,6 +43,7 @@ from .playback import DEFAULT_SPEED, SPEEDS
 
 MAX_STRIPS = 5
 CONTEXTUAL = "true means change every round (contextual)"
+UNKNOWN_TRUTH = "true means unknown: the log's empirical means, no truth and no regret"
 
 
 def _check_objectives(objectives: Any, L: int, lex: bool) -> tuple[int, ...]:
@@ -111,7 +112,8 @@ WATCH_TITLE_CHARS = 60  # characters of a title line that fit the figure at 1366
 
 def _title(trace: Trace, task: str) -> str:
     """What runs where (seed) and what it is for, in one line that fits a laptop: the task words are left out
-    when they would not fit, and a long instance name is shortened with an ellipsis."""
+    when they would not fit, or when the task is a guess (a logged run of an algorithm banditviz does not know), and a
+    long instance name is shortened with an ellipsis."""
     inst = trace.instance
     alg, where = plain(trace.algorithm), plain(inst.name) or f"{inst.K} arms"
     room = WATCH_TITLE_CHARS - len(f"{alg} on , seed {trace.seed}")
@@ -119,7 +121,8 @@ def _title(trace: Trace, task: str) -> str:
         where = where[:max(room - 1, 8)].rstrip(" ,") + "…"
     title = f"{alg} on {where}, seed {trace.seed}"  # a name in brackets is not followed by more brackets
     tail = _TASK_WORDS[task] + ("" if trace.stopped_at is None else f", stopped at round {trace.stopped_at}")
-    if len(title) + len(tail) + 2 <= WATCH_TITLE_CHARS:
+    guessed = trace.info.get("logged") and trace.algorithm not in ALGORITHMS
+    if len(title) + len(tail) + 2 <= WATCH_TITLE_CHARS and not guessed:
         title += f": {tail}"
     return title
 
@@ -167,6 +170,7 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     """
     _check_common(trace, max_frames, controls, height, heights)
     _check_flag(present, "present")
+    show_truth = show_truth and trace.truth_known  # a logged run without its means: nothing drawn as the truth
     inst, task = trace.instance, _task(trace)
     strips = task == "lexicographic" or inst.L == 1
     obj = _check_objectives(objectives, inst.L, strips)
@@ -187,7 +191,7 @@ def animate(trace: Trace, objectives: tuple[int, ...] | None = None, max_frames:
     notes = [_panel_title(curves.title, ctx.text), _panel_title("pulls per arm", ctx.text)]
     meta = explain.meta(trace, ctx.idx, ctx.rounds, obj, redraw)
     fig = _assemble(panels, [], _title(trace, task), notes, meta, controls, height, ctx.text)
-    subtitle = CONTEXTUAL if trace.snapshot_means is not None else ""
+    subtitle = CONTEXTUAL if trace.snapshot_means is not None else "" if trace.truth_known else UNKNOWN_TRUTH
     if subtitle:
         fig.layout.title.subtitle = {"text": subtitle, "font": {"size": 17, "color": INK}}
     parts = page_parts(fig, subtitle)
@@ -239,6 +243,7 @@ def race(trace_a: Trace, trace_b: Trace, objectives: tuple[int, ...] | None = No
     if inst.L < 2:
         raise ValueError("trace_a: a race draws objective space, which needs at least 2 objectives")
     obj = _check_objectives(objectives, inst.L, False)
+    show_truth = show_truth and trace_a.truth_known and trace_b.truth_known
     three = len(obj) == 3
     rounds, ia, ib = race_frames(trace_a.snapshot_rounds, trace_b.snapshot_rounds,
                                  max(MIN_FRAMES, min(int(max_frames), frame_budget(trace_a, len(obj), 2))))

@@ -2,7 +2,10 @@
 
 Decision (ours): the curves are, for the regret task, the cumulative Pareto and effective Pareto regret; for
 identification, the number of undecided (active) arms and the 0/1 error of the recommendation; lexicographic, the
-cumulative general regret of each objective (LexMOSLB Fig. 2); risk-averse, the simple regret.
+cumulative general regret of each objective (LexMOSLB Fig. 2); risk-averse, the simple regret. A logged run without
+its true means (`Trace.from_log`) has no regret: its curves are the mean reward observed so far in each drawn
+objective (what the log knows; in the objective's own orientation), unless it logged statuses that decide arms (then
+the undecided arms, as identification).
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ def curve_series(ctx: Context, task: str) -> tuple[str, list[tuple[str, np.ndarr
     undecided = ("arms still undecided", np.array([(status_of(ctx.snap(n)) == ACTIVE).sum()
                                                    for n in range(len(ctx.idx))], dtype=float))
     m = tr.metrics
+    if not tr.truth_known and not (status_of(ctx.snap(len(ctx.idx) - 1)) != ACTIVE).any():
+        return "mean reward so far", _mean_rewards(ctx, at)
     if task == "identify":
         series = [undecided] + ([("error (1 = wrong set)", inst("error"))] if "error" in m else [])
         return "undecided, error", series
@@ -55,6 +60,14 @@ def curve_series(ctx: Context, task: str) -> tuple[str, list[tuple[str, np.ndarr
     if series:
         return "cumulative regret", series
     return "undecided arms", [undecided]
+
+
+def _mean_rewards(ctx: Context, at: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """The mean reward observed over rounds 1..t+1 (``at`` = t) in each drawn objective, in its own orientation."""
+    tr = ctx.trace
+    names = tr.instance.objective_names
+    means = np.cumsum(tr.rewards[:, list(ctx.objectives)], axis=0) / np.arange(1, tr.rounds + 1)[:, None]
+    return [(names[o], means[at, i] * ctx.signs[i]) for i, o in enumerate(ctx.objectives)]
 
 
 class Curves(Panel):

@@ -95,7 +95,8 @@ def phase(snap: RoundState, first_estimates: int | None) -> str:
 
 
 def table(trace: Trace, snap_index: int, objectives: Sequence[int]) -> list[list[str]]:
-    """Per arm: status, pulls, "estimate ± half-width" and the true value of each drawn objective."""
+    """Per arm: status, pulls, "estimate ± half-width" (the estimate alone for a logged run without bounds) and the
+    true value of each drawn objective."""
     inst, snap = trace.instance, trace.snapshots[snap_index]
     sign = np.array([-1.0 if inst.directions[o] == "min" else 1.0 for o in objectives])
     est = snap.estimates[:, objectives] * sign
@@ -106,7 +107,8 @@ def table(trace: Trace, snap_index: int, objectives: Sequence[int]) -> list[list
         row = [str(a), STATUS_NAMES[int(snap.status[a])], str(int(snap.counts[a]))]
         for j in range(len(objectives)):
             e, h = float(est[a, j]), float(half[a, j])
-            row.append("–" if not math.isfinite(e) else f"{e:.3f} ± {'∞' if not math.isfinite(h) else f'{h:.3f}'}")
+            width = f" ± {'∞' if not math.isfinite(h) else f'{h:.3f}'}" if trace.gives_bounds else ""
+            row.append("–" if not math.isfinite(e) else f"{e:.3f}{width}")
         if truth is not None:
             row += [_cell(float(v)) for v in np.asarray(truth)[a, list(objectives)] * sign]
         rows.append(row)
@@ -184,7 +186,7 @@ def outcome(trace: Trace) -> str:
         text = f"{trace.algorithm} played {words.count(trace.rounds, 'round')}"
     if trace.recommendation is not None:
         text += "; recommended: " + (words.listed(inst.arm_names[i] for i in trace.recommendation) or "no arm")
-        if inst.kind != "contextual":
+        if inst.kind != "contextual" and trace.truth_known:
             right = set(trace.recommendation) == set(inst.pareto_set)
             text += " (the true Pareto set)" if right else " (not the true Pareto set)"
     totals = [f"{label} {float(trace.metrics[key].sum()):.4g}" for key, label in REGRET_WORDS.items()

@@ -80,8 +80,10 @@ class Context:
     def snap(self, n: int):
         return self.trace.snapshots[self.idx[n]]
 
-    def truth(self, n: int) -> np.ndarray:
-        return np.asarray(self.trace.truth_at(int(self.idx[n])))[:, self.objectives]
+    def truth(self, n: int) -> np.ndarray | None:
+        """The true means of frame ``n``'s drawn objectives; None when the truth is unknown (a logged run)."""
+        truth = self.trace.truth_at(int(self.idx[n]))
+        return None if truth is None else np.asarray(truth)[:, self.objectives]
 
     @property
     def truth_moves(self) -> bool:

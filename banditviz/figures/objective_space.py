@@ -63,8 +63,8 @@ def view_of(*ctxs: Context) -> np.ndarray:
     est, truth = [], []
     for c in ctxs:
         est += [c.snap(n).estimates[:, c.objectives] * c.signs for n in range(len(c.idx))]
-        truth += [c.truth(n) * c.signs for n in range(len(c.idx))]
-    return geo.view_ranges(np.concatenate(est), np.concatenate(truth))
+        truth += [c.truth(n) * c.signs for n in range(len(c.idx)) if c.trace.truth_known]
+    return geo.view_ranges(np.concatenate(est), np.concatenate(truth) if truth else None)
 
 
 def axis_title(ctx: Context, j: int) -> str:
@@ -78,12 +78,12 @@ def statuses_used(ctx: Context) -> list[int]:
     return sorted(used)
 
 
-def legend_dummies(statuses: list[int]) -> list[dict]:
+def legend_dummies(statuses: list[int], boxes: bool = True) -> list[dict]:
     """Legend-only entries: one per arm status (the estimates trace carries a colour array) and one for
-    the boxes (their traces start empty, and Plotly hides an empty trace's legend entry)."""
+    the boxes where there are any (their traces start empty, and Plotly hides an empty trace's legend entry)."""
     out = [{"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": BOX_LABEL, "legendgroup": "boxes",
             "marker": {"symbol": "square", "size": 18, "color": rgba("#555555", 0.12),
-                       "line": {"color": "#555555", "width": 2}}, "hoverinfo": "skip"}]
+                       "line": {"color": "#555555", "width": 2}}, "hoverinfo": "skip"}] if boxes else []
     for s in statuses:
         name = STATUS_NAMES[s]
         out.append({"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": STATUS_LABELS[name],
@@ -99,7 +99,7 @@ class Plane(Panel):
                  domain: tuple[tuple[float, float], tuple[float, float]] = ((0, 0.56), (0, 1)),
                  ranges: np.ndarray | None = None) -> None:
         self.ctx, self.show_truth, self.x, self.y, self.domain = ctx, show_truth, x, y, domain
-        self.statuses = statuses_used(ctx)
+        self.statuses, self.has_bounds = statuses_used(ctx), ctx.trace.gives_bounds
         snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
         self.has_samples = any("samples" in s.extras for s in snaps)
         self.has_arrow = any("m_t" in s.extras and "p_t" in s.extras for s in snaps)
@@ -130,7 +130,7 @@ class Plane(Panel):
                 {"x": self.ctx.num(stair[:, 0]), "y": self.ctx.num(stair[:, 1])}]
 
     def statics(self) -> list[dict]:
-        out = legend_dummies(self.statuses)
+        out = legend_dummies(self.statuses, self.has_bounds)
         for t in out:
             self._ax(t)
         if self.show_truth and not self.ctx.truth_moves:
@@ -158,6 +158,7 @@ class Plane(Panel):
                       "legendgroup": "boxes", "line": {"color": STATUS_COLORS["pulled"], "width": 4},
                       "hoverinfo": "skip"}),
             self._ax({"type": "scatter", "mode": "markers", "name": CUT_LABEL, "legendgroup": "boxes",
+                      "showlegend": self.has_bounds,
                       "marker": {"symbol": "triangle-up", "size": 13, "color": STATUS_COLORS["active"], "angle": 90,
                                  "line": {"color": "white", "width": 1}}, "cliponaxis": False,
                       "hovertemplate": "the box of arm %{customdata} continues past the view<extra></extra>"}),
@@ -201,6 +202,9 @@ class Plane(Panel):
     def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Clipped box bounds (K x 2 each) in display orientation, and which of their sides are in the view."""
         snap, c = self.ctx.snap(n), self.ctx
+        if not self.has_bounds:  # a logged run without bounds: no box to draw or to mark
+            none = np.full((c.K, len(c.objectives)), np.nan)
+            return none, none, *np.ones((2, c.K, len(c.objectives)), dtype=bool)
         lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
         lo_in, hi_in = geo.sides_inside(lo, hi, self.ranges)
         return (*geo.clip_to_view(lo, hi, self.ranges), lo_in, hi_in)
@@ -280,7 +284,7 @@ class Scene(Panel):
     def __init__(self, ctx: Context, show_truth: bool, domain=((0, 0.58), (0, 1)), scene: str = "scene",
                  ranges: np.ndarray | None = None) -> None:
         self.ctx, self.show_truth, self.domain, self.scene = ctx, show_truth, domain, scene
-        self.statuses = statuses_used(ctx)
+        self.statuses, self.has_bounds = statuses_used(ctx), ctx.trace.gives_bounds
         snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
         self.has_samples = any("samples" in s.extras for s in snaps)
         self.ranges = view_of(ctx) if ranges is None else ranges
@@ -306,7 +310,7 @@ class Scene(Panel):
         return [self._xyz(pts, self.ctx), self._xyz(pts[pareto.pareto_mask(m)], self.ctx)]
 
     def statics(self) -> list[dict]:
-        out = [{**t, **LEGEND_AXES} for t in legend_dummies(self.statuses)]
+        out = [{**t, **LEGEND_AXES} for t in legend_dummies(self.statuses, self.has_bounds)]
         if self.hide_boxes:
             out[0].update(visible="legendonly", name=BOX_LABEL + " (click to show)")
         if self.show_truth and not self.ctx.truth_moves:
@@ -333,6 +337,7 @@ class Scene(Panel):
                 {"type": "scatter3d", "mode": "lines", "name": "box of the arm pulled", "showlegend": False,
                  "legendgroup": "boxes", "hoverinfo": "skip", "line": {"width": 6, "color": STATUS_COLORS["pulled"]}},
                 {"type": "scatter3d", "mode": "markers", "name": CUT_LABEL_3D, "legendgroup": "boxes",
+                 "showlegend": self.has_bounds,
                  "marker": {"symbol": "diamond", "size": 4, "color": STATUS_COLORS["active"]},
                  "hovertemplate": "the box of arm %{customdata} goes on past the view<extra></extra>"}]
         out += [
@@ -373,6 +378,9 @@ class Scene(Panel):
     def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Clipped cuboid bounds (K x 3 each, display orientation) and which of their faces are in the view."""
         snap, c = self.ctx.snap(n), self.ctx
+        if not self.has_bounds:  # a logged run without bounds: no box to draw or to mark
+            none = np.full((c.K, len(c.objectives)), np.nan)
+            return none, none, *np.ones((2, c.K, len(c.objectives)), dtype=bool)
         lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
         lo_in, hi_in = geo.sides_inside(lo, hi, self.ranges)
         return (*geo.clip_to_view(lo, hi, self.ranges), lo_in, hi_in)
@@ -447,7 +455,8 @@ class Strips(Panel):
         self.domains = [(max(0.0, 1 - (i + 1) * h - i * gap), 1 - i * h - i * gap) for i in range(m)]
         snaps = [ctx.snap(n) for n in range(len(ctx.idx))]
         est = np.concatenate([s.estimates[:, ctx.objectives] for s in snaps]) * ctx.signs
-        truth = np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
+        truth = (np.concatenate([ctx.truth(n) for n in range(len(ctx.idx))]) * ctx.signs
+                 if ctx.trace.truth_known else None)
         self.ranges = geo.view_ranges(est, truth, pad=0.15)
         ctx.decimals = geo.decimals_for(self.ranges)
 

@@ -26,9 +26,15 @@ deterministic and the jobs' rows are concatenated in job order, so every backend
 Worker processes start from a fresh interpreter (forkserver), so a script that uses the "processes"
 backend needs the usual ``if __name__ == "__main__":`` guard.
 
+This module is callable: ``banditviz.sweep(...)`` is ``banditviz.sweep.sweep(...)``, and the module's other names
+(``banditviz.sweep.read_metadata``...) stay reachable beside it.
+
 One module per topic: `jobs` (one job's rows), `plan` (arguments and jobs), `backends`, `runner` (`sweep`),
 `tables` (summary, Parquet, provenance) and `config` (TOML configs).
 """
+
+import sys
+import types
 
 from .backends import BACKENDS, HEARTBEAT
 from .config import GENERATORS, SweepConfig, load_config, parse_config
@@ -41,3 +47,15 @@ __all__ = ["BACKENDS", "GENERATORS", "HEARTBEAT", "IDENTIFICATION_TASKS", "LEVEL
            "load_config", "normalise_algorithms", "normalise_instances", "normalise_seeds", "parse_config",
            "parse_pulls", "plan", "provenance", "pull_counts", "read_metadata", "recorded_rounds", "run_job", "spread",
            "summary", "sweep", "write_parquet"]
+
+
+class _CallableModule(types.ModuleType):
+    """This module's type: calling it runs `sweep` (the package exports the module, not a function that hid it)."""
+
+    def __call__(self, *args, **kwargs):
+        return sweep(*args, **kwargs)
+
+    __call__.__doc__ = sweep.__doc__
+
+
+sys.modules[__name__].__class__ = _CallableModule

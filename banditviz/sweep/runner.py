@@ -12,11 +12,22 @@ import pandas as pd
 from .. import limits
 from ..instances import Instance
 from .backends import BACKEND_RUNNERS, BACKENDS
+from .jobs import Job
 from .plan import AlgorithmEntry, plan, spread
 from .tables import write_parquet
 
 _DTYPES = {"round": "Int64", "stopping_time": "Int64", "stopped": "boolean", "correct": "boolean"}
 Progress = Callable[[int, int], None]  # (runs done, runs in total)
+
+
+def _check_importable(jobs: list[Job], backend: str) -> None:
+    """ValueError for an algorithm whose class workers cannot import (defined in a script or a notebook): its jobs
+    would fail to unpickle there, and the pool would die with BrokenProcessPool instead of a reason."""
+    for job in jobs:
+        if job.spec.cls.__module__ == "__main__":
+            raise ValueError(f"algorithms: {job.spec.name} is defined in __main__ (a script or a notebook), which "
+                             f"{backend} workers cannot import; move it to a module (see BANDITVIZ_PLUGINS) or use "
+                             "backend='serial' or 'threads'")
 
 
 def sweep(
@@ -48,6 +59,8 @@ def sweep(
       faster); False plays every round through the Python classes (the reference).
     * ``curves``: identification runs also get a row per recorded round, with the recommendation metrics
       (``error``, ``simple_regret``) at that round and the per-run columns repeated.
+    * an algorithm that raises or breaks the contract stops the sweep with `banditviz.simulate.AlgorithmError` naming
+      it, the round and the seed, on every backend (from a worker process too).
     * ``progress(done_runs, total_runs)`` is called after each job (on the process pool also every `HEARTBEAT`
       seconds, so that a caller can interrupt it by raising; the jobs inside workers then stop too); ``out``
       writes the table as Parquet.
@@ -61,6 +74,8 @@ def sweep(
     workers = limits.check_int("workers", workers, 1, 1024)
     jobs = plan(instances, algorithms, seeds, horizon, record_every=record_every, batch=batch, workers=workers,
                 curves=curves)
+    if backend in ("processes", "dask"):
+        _check_importable(jobs, backend)
     total = sum(len(job.seeds) for job in jobs)
     done = 0
 

@@ -5,8 +5,9 @@ import time
 import pandas as pd
 import streamlit as st
 
+import banditviz
 from banditviz import figures, fronts, guarantees, limits, words
-from banditviz_app import charts, forms, runs, state
+from banditviz_app import charts, forms, plugins, runs, state
 
 # Up to the app's horizon cap: a fixed-confidence identification comparison needs tens of thousands of samples
 # (GEGE-FC about 23,000, APE about 40,000 on the NoC data). Large comparisons run in local worker processes
@@ -18,8 +19,8 @@ setting = state.current()
 inst = setting.instance
 st.markdown("## Compare algorithms")
 st.caption(f"Instance **{state.plain(inst.name or 'custom')}** ({inst.K} arms, {words.count(inst.L, 'objective')}). "
-           "Every algorithm runs at its paper defaults; seed s gives every algorithm the same noise for the same arm "
-           "pull.")
+           "Every algorithm runs at its paper defaults unless you add settings; seed s gives every algorithm the same "
+           "noise for the same arm pull.")
 
 algs = forms.compatible(inst.kind)
 same_task = [setting.algorithm, *(n for n, s in algs.items()
@@ -34,11 +35,17 @@ with st.form("compare_form"):
                                  container=c1)
     horizon = forms.number_field("Horizon T", "compare_T", last[3] if last else min(setting.horizon, 2000),
                                  whole=True, container=c2)
+    settings = st.text_area("Also run these settings (one a line: name key=value ...)", key="compare_settings",
+                            placeholder="pareto_ucb1 alpha=0.5", height=68,
+                            help="The same algorithm several times with other parameters, e.g. "
+                                 "`mo_epsilon_greedy epsilon=0.05` and `mo_epsilon_greedy epsilon=0.3`; each is "
+                                 "named by the parameters it changes.")
     if st.form_submit_button("Run the comparison", type="primary"):
         try:
             st.session_state["compare_request"] = (
                 setting.instance_json, tuple(chosen), limits.check_int("seeds", n_seeds, 1, MAX_COMPARE_SEEDS),
-                limits.check_int("horizon", horizon, 10, MAX_COMPARE_HORIZON))
+                limits.check_int("horizon", horizon, 10, MAX_COMPARE_HORIZON),
+                runs.parse_settings(settings, algs))
         except ValueError as exc:
             state.show_error(exc, "Not run, the last comparison is kept")
 
@@ -55,11 +62,13 @@ def cancel() -> None:
 request = st.session_state.get("compare_request")
 if st.session_state.pop("compare_cancelled", False):
     st.info("The comparison was cancelled; change the settings or run it again.", icon=":material/cancel:")
-if request is None or request[0] != setting.instance_json or not request[1]:  # a result belongs to its instance
+if request is None or request[0] != setting.instance_json or not (request[1] or request[4]):  # of its instance
     st.info("Pick algorithms and press **Run the comparison**.")
     st.stop()
-_, chosen, n_seeds, horizon = request
+_, chosen, n_seeds, horizon, variants = request
+entries = runs.sweep_entries(chosen) + variants
 for name in chosen:  # every algorithm runs at its defaults here
+    plugins.truth_note(name)
     for warning in guarantees.warnings_for(inst, name):
         st.warning(f"**{name}**: {warning}")
 running = st.empty()
@@ -76,10 +85,14 @@ def report(done: int, total: int) -> None:
 
 
 try:
-    table = runs.cached_sweep(setting.instance_json, runs.sweep_entries(chosen), n_seeds, horizon, progress=report)
+    table = runs.label_settings(runs.cached_sweep(setting.instance_json, entries, n_seeds, horizon, progress=report))
 except ValueError as exc:
     running.empty()
     state.show_error(exc)
+    st.stop()
+except banditviz.AlgorithmError as exc:
+    running.empty()
+    plugins.show_algorithm_error(exc)
     st.stop()
 running.empty()
 
@@ -125,7 +138,7 @@ def fronts_tab() -> None:
         return
     st.session_state["compare_eaf"] = request
     with st.spinner("Replaying the runs for their final estimates..."):
-        per_alg = runs.cached_fronts(setting.instance_json, runs.sweep_entries(chosen), n_seeds, horizon)
+        per_alg = runs.cached_fronts(setting.instance_json, entries, n_seeds, horizon)
     charts.show(figures.eaf_chart(per_alg, inst, obj), key="compare_eaf_chart")
 
 

@@ -12,7 +12,7 @@ import streamlit as st
 import banditviz
 from banditviz import guarantees, words
 from banditviz.figures import explain
-from banditviz_app import charts, forms, player, runs, state
+from banditviz_app import charts, forms, player, plugins, runs, state, upload
 
 PLAYER = "bv_watch"
 NO_RACE = "(no race)"
@@ -71,17 +71,28 @@ with right:
                 state.show_error(exc)
     if rival == setting.algorithm:  # just chosen as the algorithm itself
         rival = st.session_state[state.RACE] = None
+    logged = upload.logged_run()  # a run of the user's own code, played instead of the setting's (which is kept)
+    if logged:
+        rival = None
 
 try:
     with st.spinner("Running..."):
         # the player sizes the chart: to the screen, down to the playback bar, in presentation mode (one of heights)
-        height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, ())
-        trace = runs.run_setting(setting)
-        fig = (runs.race(setting, rival, height, heights, present) if rival
-               else runs.animation(setting, height, heights, present))
+        height, heights = ((runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present
+                           else (runs.WATCH_HEIGHT, runs.WATCH_HEIGHTS))
+        if logged:
+            trace, fig = logged.trace, upload.animation(logged, height, heights, present)
+        else:
+            trace = runs.run_setting(setting)
+            fig = (runs.race(setting, rival, height, heights, present) if rival
+                   else runs.animation(setting, height, heights, present))
 except ValueError as exc:
     with left:
         state.show_error(exc)
+    st.stop()
+except banditviz.AlgorithmError as exc:  # the algorithm's fault, named with its round and seed
+    with left:
+        plugins.show_algorithm_error(exc)
     st.stop()
 
 with heading:  # shown by the player where the figure's layout hides its own (at once in presentation mode)
@@ -90,19 +101,26 @@ with legend:
     player.legend(PLAYER, fig.layout.meta["bv"], shown=present)
 
 with notes:
+    if logged:
+        upload.notes(trace)
+    else:
+        plugins.truth_note(trace.algorithm)
     for warning in trace.info.get("warnings", ()):
         st.warning(warning)
     note = guarantees.lambda_note(inst)
-    if banditviz.get_algorithm(trace.algorithm).task == "lexicographic" and note:
+    if not logged and banditviz.get_algorithm(trace.algorithm).task == "lexicographic" and note:
         st.caption(note)
 
 with left:
+    player.heading(PLAYER, fig.layout.meta["bv"], shown=present, phone=True)
     with player.chart_container(PLAYER):
         charts.show(fig, key="watch_figure", height="stretch")  # the player sizes its container
     # The first screen of a session plays by itself.
     first = not st.session_state.get("watch_autoplayed")
-    player.controls(PLAYER, run_id=json.dumps([state.to_query(setting), rival, height]), autoplay=first)
+    run_id = logged.run_id if logged else state.to_query(setting)
+    player.controls(PLAYER, run_id=json.dumps([run_id, rival, height]), autoplay=first)
     st.session_state["watch_autoplayed"] = True
+    player.legend(PLAYER, fig.layout.meta["bv"], shown=present, phone=True)
 
 
 with right:  # how the run ended (and why its effective regret exceeds its Pareto regret, where it does)

@@ -185,11 +185,12 @@ def console_log() -> Iterator[ConsoleLog]:
 
 @pytest.fixture()
 def new_context(browser, console_log):
-    """``new_context(width, height)``: a fresh browser context (its own session), watched for console errors."""
+    """``new_context(width, height, touch=False)``: a fresh browser context (its own session), watched for console
+    errors; ``touch``: a phone's (touch events, a mobile viewport)."""
     contexts = []
 
-    def make(width: int = 1600, height: int = 1000):
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def make(width: int = 1600, height: int = 1000, touch: bool = False):
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
         console_log.watch(context)
         contexts.append(context)
         return context

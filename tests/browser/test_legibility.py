@@ -4,10 +4,13 @@ player test's (`assert_legible_charts`), which measures the Watch page the same 
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.test_journeys_browser import LAPTOP, open_at, run_comparison, settle
-from tests.browser.test_watch_player import assert_legible_charts
+from tests.browser.test_watch_player import CUT, assert_legible_charts
 
 pytestmark = pytest.mark.browser
 
@@ -48,3 +51,31 @@ def test_every_learn_step_is_legible(new_context, server, screenshot):
         page.locator(".js-plotly-plot").first.wait_for()
         assert_legible_charts(page)
         screenshot(page, f"legible_learn_{step.split()[0]}_1366x768", height=1200)
+
+
+# A phone (390x844, touch): each page reads without scrolling sideways, and its figures as on a laptop.
+SIDEWAYS = """() => { const m = document.querySelector('[data-testid=stMain]');
+  return [m.scrollWidth - m.clientWidth, document.documentElement.scrollWidth - window.innerWidth]; }"""
+
+
+@pytest.mark.parametrize("path", ["design?preset=default", "compare?preset=default&alg=pareto_ucb1&T=200&seed=0",
+                                  "papers", "learn?preset=default&alg=pareto_ucb1&T=300&seed=0"],
+                         ids=["design", "compare", "papers", "learn"])
+def test_every_page_reads_on_a_phone(new_context, server, screenshot, path):
+    page = new_context(390, 844, True).new_page()
+    page.goto(f"{server}/{path}")
+    settle(page)
+    name = path.split("?")[0]
+    if name == "compare":
+        run_comparison(page)  # its default algorithms
+    steps = ("1 Dominance", "2 Pareto front", "3 Confidence boxes", "4 Effective front", "5 Pareto regret")
+    for step in steps if name == "learn" else (None,):
+        if step:
+            page.get_by_text(step, exact=True).click()
+            settle(page)
+        page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+        assert page.evaluate(SIDEWAYS) == [0, 0], step
+        with contextlib.suppress(PlaywrightTimeout):  # the page fits its figures' texts to the phone (narrow.js)
+            page.wait_for_function(f"() => ({CUT})('.js-plotly-plot').length === 0", timeout=8_000)
+        assert_legible_charts(page)
+        screenshot(page, f"phone_{name}{'_' + step.split()[0] if step else ''}_390x844", height=2400)

@@ -529,7 +529,8 @@ FITTED = r"""() => {
   const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), L = gd && gd.layout.meta.bv.layouts;
   if (!L) return false;  // every Watch figure carries its layouts: without them, a chart being replaced
   const k = Math.max(0, L.heights.filter((x) => x <= gd._fullLayout.height).length - 1);
-  const want = (gd._fullLayout.width < L.narrow_below ? L.narrow : L.wide)[k];
+  const width = gd._fullLayout.width;
+  const want = (width < L.portrait_below ? L.portrait : width < L.narrow_below ? L.narrow : L.wide)[k];
   const at = (o, path) => path.replace(/\[(\d+)\]/g, '.$1').split('.').reduce((x, k) => (x == null ? x : x[k]), o);
   const same = (k) => JSON.stringify(at(gd.layout, k)) === JSON.stringify(want[k]);
   return Object.keys(want).every((k) => k.includes('camera') || same(k));
@@ -546,10 +547,12 @@ def inside(a, b, pad: float = 1.0) -> bool:
     return b[1] - pad <= a[1] and a[3] <= b[3] + pad and b[2] - pad <= a[2] and a[4] <= b[4] + pad
 
 
-def fitted_boxes(w: Watch, screen: dict, name: str, screenshot, present: bool = False) -> dict:
+def fitted_boxes(w: Watch, screen: dict, name: str, screenshot, present: bool = False,
+                 labels_at_least: int | None = None) -> dict:
     """The Watch tab resized to ``screen``, scrolled to the top, its chart fitted by the player: a screenshot, and the
     text and panel boxes (`LAYOUT_BOXES`) with no text on another or on a panel. ``present``: the chart is drawn for a
-    projector (`assert_projector_view`)."""
+    projector (`assert_projector_view`). ``labels_at_least``: titles and legend entries the chart draws (default 3
+    presenting, 8 else: presenting, the page shows the title and legend)."""
     w.page.set_viewport_size(screen)
     w.page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
     w.page.wait_for_timeout(1500)  # Streamlit's resize, then the player's (it looks every 500 ms)
@@ -560,7 +563,8 @@ def fitted_boxes(w: Watch, screen: dict, name: str, screenshot, present: bool = 
     print(name, f"chart {b['width']} x {b['height']} px, legend rows {b['legend_rows']}, panels",
           [[p[0], round(p[3] - p[1]), round(p[4] - p[2])] for p in b["panels"]])
     labels, ticks, panels = b["labels"], b["ticks"], b["panels"]
-    assert len(labels) >= (3 if present else 8) and ticks, b  # presenting: the page shows the title and legend
+    least = labels_at_least if labels_at_least is not None else 3 if present else 8
+    assert len(labels) >= least and ticks, b
     clash = [(x[0], y[0]) for i, x in enumerate(labels) for y in labels[i + 1:] + ticks + b["legend2"]
              if overlaps(x, y)]
     clash += [(x[0], y[0]) for x in b["legend2"] for y in ticks if overlaps(x, y)]

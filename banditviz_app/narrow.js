@@ -1,0 +1,76 @@
+// Static figures on a narrow screen (banditviz_app/charts.py): a figure's title, panel titles and legend entries are
+// written for a laptop; on a phone they ran past the chart's edge and were cut. Where one does, its words are put on
+// more lines (at spaces, measured in the text's own font) and the top margin grows by the title's added lines; the
+// texts as written are kept, so a wider chart gets them back. Animated charts are the Watch player's (their layouts
+// carry their own narrow forms) and are left alone. Installed once per page; it looks at the charts twice a second.
+// No '<' before a letter or '/' in this file (written \x3c): Streamlit's sanitiser drops such a script.
+(function () {
+  if (window.__bvNarrow) return;
+  window.__bvNarrow = true;
+  const canvas = document.createElement('canvas').getContext('2d');
+  const LINE = 1.25;  // a wrapped line's height, in font sizes
+
+  const plain = (s) => String(s).replace(/\x3c[^>]*>/g, '');
+  const widthOf = (s, font) => { canvas.font = font; return canvas.measureText(plain(s)).width; };
+
+  // ``text`` on lines no wider than ``room`` px (a word wider than room stands alone), kept breaks kept.
+  function wrap(text, room, font) {
+    return String(text).split(/\x3cbr\s*\/?>/i).map((para) => {
+      const lines = [];
+      let line = '';
+      para.split(' ').forEach((word) => {
+        const next = line ? line + ' ' + word : word;
+        if (line && widthOf(next, font) > room) { lines.push(line); line = word; } else line = next;
+      });
+      lines.push(line);
+      return lines.join('\x3cbr>');
+    }).join('\x3cbr>');
+  }
+  const lines = (s) => String(s).split(/\x3cbr\s*\/?>/i).length;
+  const fontOf = (el) => { const c = getComputedStyle(el); return `${c.fontSize} ${c.fontFamily}`; };
+  const sizeOf = (el) => parseFloat(getComputedStyle(el).fontSize);
+
+  function fit(gd) {
+    const fl = gd._fullLayout;
+    if (!fl || !gd.layout || (gd.layout.meta && gd.layout.meta.bv) || !window.Plotly) return;
+    const width = Math.round(fl.width), seen = gd.__bvNarrow;
+    if (seen && seen.layout === gd.layout && seen.width === width) return;
+    const own = seen && seen.layout === gd.layout ? seen.own : {  // a new figure: its texts as written
+      title: gd.layout.title && gd.layout.title.text, top: (gd.layout.margin && gd.layout.margin.t) || fl.margin.t,
+      notes: (gd.layout.annotations || []).map((a) => a.text), names: gd.data.map((t) => t.name)};
+    gd.__bvNarrow = {width, own, layout: gd.layout};
+    const box = gd.getBoundingClientRect(), edge = 6;
+    const fitted = (text, room, font) => (widthOf(text, font) > room ? wrap(text, room, font) : text);
+    const layout = {}, names = {};
+    const title = gd.querySelector('.gtitle');
+    if (own.title && title) {
+      const text = fitted(own.title, fl.width - 2 * edge, fontOf(title));
+      layout['title.text'] = text;
+      layout['margin.t'] = own.top + (lines(text) - lines(own.title)) * LINE * sizeOf(title);
+    }
+    gd.querySelectorAll('g.annotation').forEach((g) => {
+      const i = Number(g.getAttribute('data-index')), t = g.querySelector('text'), a = fl.annotations[i];
+      if (!t || !a || own.notes[i] == null) return;
+      // where it stands (px from the chart's left), and the room its anchor leaves it
+      const at = a.xref === 'paper' ? fl._size.l + a.x * fl._size.w : t.getBoundingClientRect().left - box.left;
+      const room = a.xanchor === 'left' ? fl.width - at - edge : a.xanchor === 'right' ? at - edge
+        : 2 * Math.min(at, fl.width - at) - 2 * edge;
+      layout[`annotations[${i}].text`] = fitted(own.notes[i], Math.max(80, room), fontOf(t));
+    });
+    gd.querySelectorAll('g.legend g.traces').forEach((g) => {
+      const t = g.querySelector('text.legendtext'), d = g.__data__ && g.__data__[0] && g.__data__[0].trace;
+      if (!t || !d || own.names[d.index] == null) return;
+      const want = fitted(own.names[d.index], box.right - t.getBoundingClientRect().left - edge, fontOf(t));
+      if (want !== d.name) names[d.index] = want;
+    });
+    const at = (path) => path.replace(/\[(\d+)\]/g, '.$1').split('.').reduce((o, p) => (o == null ? o : o[p]), gd.layout);
+    const changed = Object.fromEntries(Object.entries(layout).filter(([k, v]) => at(k) !== v));
+    const idx = Object.keys(names).map(Number);
+    const done = Object.keys(changed).length ? window.Plotly.relayout(gd, changed) : Promise.resolve();
+    if (idx.length) done.then(() => window.Plotly.restyle(gd, {name: idx.map((i) => names[i])}, idx));
+  }
+
+  setInterval(() => document.querySelectorAll('.js-plotly-plot').forEach((gd) => {
+    try { fit(gd); } catch (e) { /* a chart being replaced: the next look fits it */ }
+  }), 500);
+})();
