@@ -116,4 +116,8 @@ def recompute(result: Result, instance: str, algorithm: int, seeds: tuple[int, .
     table = result.table
     mask = (table["instance"] == instance) & (table["algorithm"] == spec.name) & table["seed"].isin(seeds)
     mask &= table["params"] == fresh["params"].iloc[0]
-    return table[mask].reset_index(drop=True), fresh
+    rows = table[mask].reset_index(drop=True)
+    # a table mixing regret and identification runs has the columns of both, in the order of its first job: the
+    # cell's own columns come first, in the fresh table's order, and any other that is not empty in the cell
+    others = [c for c in rows.columns if c not in fresh.columns and rows[c].notna().any()]
+    return rows[[c for c in fresh.columns if c in rows.columns] + others], fresh

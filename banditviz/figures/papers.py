@@ -8,13 +8,20 @@ Every builder reads the tidy table of `banditviz.sweep` (shipped results or a li
   or the number of arms (Kone, Kaufmann & Richert, AISTATS 2025, Figs. 1 and 3);
 * `mean_against`: mean +- standard error of a per-run value (stopping time) against the instance's number;
 * `spread`: the distribution of a per-run value (stopping time) per algorithm, as box plots (LinPSI Fig. 4);
-* `pull_allocation`: each arm's mean number of pulls at the end of the runs, per algorithm.
+* `pull_allocation`: each arm's mean number of pulls at the end of the runs, per algorithm;
+* `identified_fronts`: the fronts the runs returned, on the instance's true means (PFIwR Figs. 2 (a), 3 (a));
+* `rates`: theorems' rates side by side on log-log (or semi-log) axes: the measured points with their intervals,
+  the fitted lines and a line of each theorem's slope (`banditviz.claims.stats.Fit`);
+* `points_against`: per panel, one marker series per group of a per-arm value against another (RAMGapE Exp. 2);
+* `totals_against`: grouped bars of a per-run total per setting, log axis (MOL-TS App. F).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -187,7 +194,85 @@ def identified_fronts(table: pd.DataFrame, means: np.ndarray, title: str,
                 hovertemplate="arm %{customdata}<br>returned by %{text} stopped runs<extra></extra>",
                 customdata=arms), row=1, col=j + 1)
         fig.update_xaxes(title_text=objective_names[0], row=1, col=j + 1)
+    low, high = float(means[:, 1].min()), float(means[:, 1].max())
+    fig.update_yaxes(range=[low - 0.08 * (high - low), high + 0.15 * (high - low)])  # room for the labels above
     fig.update_yaxes(title_text=objective_names[1], row=1, col=1)
-    fig.update_layout(**base_layout(titled(title, "true means; label: stopped runs that returned the arm")),
-                      height=520)
+    fig.update_layout(**base_layout(titled(title, "true means; label: runs that returned the arm")), height=560)
+    fig = legible(fig)
+    fig.update_layout(margin={**fig.layout.margin.to_plotly_json(), "t": 150})  # two-line panel titles under it
+    return fig
+
+
+@dataclass(frozen=True)
+class RatePanel:
+    """One panel of `rates`: measured series (label, `banditviz.claims.stats.Fit`) and the theorem's slope."""
+
+    title: str
+    fits: list[tuple[str, Any]]
+    theory: float
+    x_title: str
+    y_title: str
+    theory_label: str = "the theorem's slope"
+
+
+def rates(panels: list[RatePanel], title: str) -> go.Figure:
+    """Theorems' rates side by side, each on log-log axes (semi-log when its fits are): every measured series as
+    points with their 95% intervals and its fitted line, and a dashed line of the theorem's slope through the first
+    series' fitted centre."""
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[p.title for p in panels], horizontal_spacing=0.08)
+    shown = 0
+    for j, panel in enumerate(panels):
+        for label, fit in panel.fits:
+            color = series_color(shown)
+            shown += 1
+            fig.add_trace(go.Scatter(x=fit.x, y=fit.y, mode="markers", name=plain(f"{label}: {fit.text()}"),
+                                     marker={"color": color, "size": 9}, legendgroup=label,
+                                     error_y={"type": "data", "symmetric": False, "array": fit.y_high - fit.y,
+                                              "arrayminus": fit.y - fit.y_low}), row=1, col=j + 1)
+            fig.add_trace(go.Scatter(x=fit.x, y=fit.line(fit.slope), mode="lines", showlegend=False,
+                                     legendgroup=label, line={"color": color, "width": 3}, hoverinfo="skip"),
+                          row=1, col=j + 1)
+        first = panel.fits[0][1]
+        fig.add_trace(go.Scatter(x=first.x, y=first.line(panel.theory), mode="lines",
+                                 name=plain(f"{panel.theory_label} {panel.theory:.3g}"),
+                                 line={"color": "#444444", "width": 2, "dash": "dash"}), row=1, col=j + 1)
+        fig.update_xaxes(title_text=panel.x_title, type="log" if first.log_x else "linear", row=1, col=j + 1)
+        fig.update_yaxes(title_text=panel.y_title, type="log", row=1, col=j + 1)
+    fig.update_layout(**base_layout(title), height=500)
+    return legible(fig)
+
+
+def points_against(frame: pd.DataFrame, x: str, y: str, group: str, panel: str, title: str, x_title: str,
+                   y_title: str, log_y: bool = False) -> go.Figure:
+    """One panel per value of ``panel``, one marker series per value of ``group`` (same colour in every panel):
+    ``y`` against ``x`` (RAMGapE Exp. 2: each arm's pulls at stopping against its gap, per pattern)."""
+    panels = list(dict.fromkeys(frame[panel]))
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[str(p) for p in panels], horizontal_spacing=0.08)
+    for j, value in enumerate(panels):
+        for i, (label, part) in enumerate(frame[frame[panel] == value].groupby(group, sort=False)):
+            fig.add_trace(go.Scatter(x=part[x], y=part[y], mode="markers", name=plain(str(label)),
+                                     legendgroup=str(label), showlegend=j == 0,
+                                     marker={"color": series_color(i), "size": 11 - 2 * i, "opacity": 0.85}),
+                          row=1, col=j + 1)
+        fig.update_xaxes(title_text=x_title, row=1, col=j + 1)
+        fig.update_yaxes(type="log" if log_y else "linear", row=1, col=j + 1)
+    fig.update_yaxes(title_text=y_title, row=1, col=1)
+    fig.update_layout(**base_layout(title), height=480)
+    return legible(fig)
+
+
+def totals_against(frame: pd.DataFrame, x: str, values: list[tuple[str, str]], group: str, title: str) -> go.Figure:
+    """One panel per (column, label) of ``values``: the mean +- standard error of the column per (``x``, ``group``)
+    as grouped bars on a log axis (MOL-TS App. F's summary)."""
+    fig = make_subplots(rows=1, cols=len(values), subplot_titles=[label for _, label in values],
+                        horizontal_spacing=0.08)
+    for j, (column, _) in enumerate(values):
+        for i, (label, part) in enumerate(frame.groupby(group, sort=False)):
+            g = part.groupby(x, sort=False)[column]
+            mean, se = g.mean(), g.std(ddof=1).fillna(0.0) / np.sqrt(g.size())
+            fig.add_trace(go.Bar(x=list(mean.index), y=mean, name=plain(str(label)), marker_color=series_color(i),
+                                 legendgroup=str(label), showlegend=j == 0, error_y={"type": "data", "array": se}),
+                          row=1, col=j + 1)
+        fig.update_yaxes(type="log", row=1, col=j + 1)
+    fig.update_layout(**base_layout(title), height=480, barmode="group")
     return legible(fig)

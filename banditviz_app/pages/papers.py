@@ -1,10 +1,12 @@
-"""Papers: each paper's figures redrawn from the shipped results, a verdict for every claim, and a live rerun."""
+"""Papers: each paper's figures redrawn from the shipped results, a verdict for every claim, the decisions they rest on,
+the theorems' rates measured, and a live rerun."""
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from banditviz import guarantees, reproduce, verdicts
+from banditviz import claims, guarantees, reproduce
+from banditviz.claims import lexmoslb, linpsi, molts, pfiwr, ramgape
 from banditviz.experiments.ramgape import EXP2_PATTERNS, experiment2_trace
 from banditviz.figures import animate
 from banditviz_app import charts, state
@@ -12,8 +14,9 @@ from banditviz_app.papers import PAPERS
 
 # text symbols (DejaVu Sans has them) rather than emoji, which a machine without an emoji font draws as boxes
 VERDICT_ICONS = {"reproduced": "✓ reproduced", "not reproduced": "✗ not reproduced",
-                 "qualitative only": "○ qualitative only", "data unavailable": "– data unavailable",
-                 "not computed": "… not computed"}
+                 "partly checked": "◐ partly checked", "qualitative only": "○ qualitative only",
+                 "data unavailable": "– data unavailable", "not computed": "… not computed"}
+WIDE = {c: st.column_config.TextColumn(width="large") for c in ("Claim", "Ours", "Note", "Rejects")}
 
 
 @st.cache_resource(max_entries=32)
@@ -31,26 +34,44 @@ def shipped_figure(paper_key: str, title: str) -> go.Figure:
     return figure.draw(result.table, result)
 
 
+@st.cache_resource(max_entries=64)
+def shipped_chart(paper_key: str, title: str) -> go.Figure:
+    paper = next(p for p in PAPERS if p.key == paper_key)
+    return next(c for c in paper.charts if c.title == title).draw(shipped_results())
+
+
 @st.cache_resource(max_entries=8)
-def shipped_verdicts(paper_key: str) -> pd.DataFrame:
+def computed_verdicts(paper_key: str) -> pd.DataFrame:
     """The verdict table of one paper, computed from the shipped results once per server."""
-    table = verdicts.verdict_table(paper_key, shipped_results())
+    return claims.verdict_table(paper_key, shipped_results())
+
+
+def shipped_verdicts(paper_key: str) -> pd.DataFrame:
+    table = computed_verdicts(paper_key).copy()
     table["Verdict"] = table["Verdict"].map(VERDICT_ICONS)
     return table
 
 
+@st.cache_resource(max_entries=8)
+def shipped_sensitivity(paper_key: str) -> list[tuple[claims.Sensitivity, pd.DataFrame]]:
+    return claims.sensitivity(paper_key, shipped_results())
+
+
+def verdict_counts() -> dict[str, int]:
+    """How many claims get each verdict over the five papers (the same tables as below)."""
+    return claims.tally([computed_verdicts(p.key) for p in PAPERS])
+
+
 def provenance(result: reproduce.Result) -> str:
     meta = result.meta
-    return (f"Shipped result, {result.scale()}; computed by banditviz {meta['version']} with "
-            f"`python -m banditviz sweep experiments/{meta['config_name']}`.")
+    command = meta.get("generator", "python -m banditviz sweep")
+    command = f"`python {command}`" if command.endswith(".py") else f"`{command} experiments/{meta['config_name']}`"
+    return f"Shipped result, {result.scale()}; computed by banditviz {meta['version']} with {command}."
 
 
 def show_verdicts(paper_key: str) -> None:
     st.dataframe(shipped_verdicts(paper_key), hide_index=True, key=f"papers_verdicts_{paper_key}",
-                 column_config={"Claim": st.column_config.TextColumn(width="large"),
-                                "Verdict": st.column_config.TextColumn(width="medium"),
-                                "Ours": st.column_config.TextColumn(width="large"),
-                                "Note": st.column_config.TextColumn(width="large")})
+                 column_config={**WIDE, "Verdict": st.column_config.TextColumn(width="medium")})
 
 
 def show_figures(paper, results: dict[str, reproduce.Result]) -> None:
@@ -65,17 +86,37 @@ def show_figures(paper, results: dict[str, reproduce.Result]) -> None:
         charts.show(shipped_figure(paper.key, figure.title), key=f"papers_fig_{figure.title}")
 
 
+def show_charts(paper, results: dict[str, reproduce.Result]) -> None:
+    """The figures over several results: the rates (measured points, fitted and theoretical lines) and summaries."""
+    for chart in paper.charts:
+        st.markdown(f"**{chart.title}**")
+        missing = [name for name in chart.results if name not in results]
+        if missing:
+            st.info(f"Not shipped yet: {', '.join(missing)} (see `experiments/`).")
+            continue
+        st.caption(provenance(results[chart.results[0]])
+                   + (f" Also: {', '.join(chart.results[1:])}." if len(chart.results) > 1 else ""))
+        charts.show(shipped_chart(paper.key, chart.title), key=f"papers_chart_{chart.title}")
+
+
 def show_tables(paper_key: str, results: dict[str, reproduce.Result]) -> None:
     """The papers' tables redrawn from shipped results: PFIwR Table 1 (on the LLVM-like stand-in) and RAMGapE's
     Experiment 1 stopping times."""
-    tables = {"000": ("pfiwr_llvm_like", verdicts.table1,
-                      "**Table 1, on the LLVM-like stand-in (not the paper's data)**: samples to stop, mean ± sd. The "
-                      "paper's column is measured on SW-LLVM, ours on a synthetic instance of the same shape: compare "
-                      "the relations between the algorithms, not the numbers."),
-              "004": ("risk_averse_exp1", verdicts.exp1_table,
-                      "**Exp. 1: stopping times (fixed confidence, eps = 0.1, delta = 0.05)**. The paper prints no "
-                      "numbers for it; the reference column is an independent re-implementation of its pseudo-code "
-                      "(10 runs per pattern), averaged over the same patterns as ours.")}
+    tables = {"pfiwr": (pfiwr.LLVM, pfiwr.table1,
+                        "**Table 1, on the LLVM-like stand-in (not the paper's data)**: samples to stop, mean ± sd. "
+                        "The paper's column is measured on SW-LLVM, ours on a synthetic instance of the same shape: "
+                        "compare the relations between the algorithms, not the numbers."),
+              "ramgape": (ramgape.EXP1, ramgape.exp1_table,
+                          "**Exp. 1: stopping times (fixed confidence, eps = 0.1, delta = 0.05)**. The paper prints no "
+                          "numbers for it; the reference column is our own independent re-implementation of its "
+                          "pseudo-code (10 runs per pattern), averaged over the same patterns as ours.")}
+    if paper_key == "linpsi":
+        runtimes = linpsi.runtime_table()
+        if runtimes is not None:
+            st.markdown("**Table 2: runtime of one GEGE run**, the paper's (an ARM laptop, its own instances) beside "
+                        "ours (CPU ms of GEGE alone, `benchmarks/linpsi_table2.py`, our instances): not comparable, "
+                        "so no verdict.")
+            st.dataframe(runtimes, hide_index=True, key="papers_table_linpsi")
     if paper_key not in tables:
         return
     name, build, text = tables[paper_key]
@@ -89,14 +130,39 @@ def show_tables(paper_key: str, results: dict[str, reproduce.Result]) -> None:
     st.dataframe(build(result), hide_index=True, key=f"papers_table_{paper_key}")
 
 
+def show_decisions(paper_key: str, results: dict[str, reproduce.Result]) -> None:
+    """Each decision the paper leaves open that a verdict rests on: the verdicts under every plausible value."""
+    found = shipped_sensitivity(paper_key)
+    if not found:
+        return
+    st.markdown("**Decisions made visible**: the verdicts above that rest on a choice the paper leaves open, under "
+                "each plausible value (the first row is ours).")
+    for item, table in found:
+        st.markdown(f"*{item.decision}*" + (f": {item.note}" if item.note else ""))
+        st.dataframe(table, hide_index=True, key=f"papers_sensitivity_{paper_key}_{item.decision}")
+    if paper_key == "pfiwr":
+        st.markdown("*The smallest c_beta that keeps PFIwR's error within delta = 0.1 on each instance*, and the "
+                    "samples it then needs (the paper's are on SW-LLVM, the stand-in's own data):")
+        st.dataframe(pfiwr.cbeta_table(results), hide_index=True, key="papers_cbeta")
+
+
+def show_consistency(paper_key: str, results: dict[str, reproduce.Result]) -> None:
+    table = claims.consistency(paper_key, results)
+    if table.empty:
+        return
+    st.markdown("**Consistency with our re-implementation** (numbers of our own independent code, not the paper's: "
+                "not verdicts, not counted)")
+    st.dataframe(table, hide_index=True, key=f"papers_consistency_{paper_key}")
+
+
 def show_extras(paper_key: str) -> None:
-    """The worked examples that need no sweep: 002's and 003's Fig. 1 and 004's Experiment 2 traces."""
-    if paper_key == "002":
+    """The worked examples that need no sweep: MOL-TS's and LexMOSLB's Fig. 1 and RAMGapE's Experiment 2 traces."""
+    if paper_key == "molts":
         st.markdown("**Fig. 1 toy**: two agents over three rounds of a 4-arm, 2-objective contextual instance "
                     "(the Figure 1 preset); only agent 2 always plays on the effective Pareto front.")
-        st.dataframe(verdicts.figure1_agents(), hide_index=True, key="papers_mol_fig1")
-    if paper_key == "003":
-        chain, kept = verdicts.figure1_cascades()
+        st.dataframe(molts.figure1_agents(), hide_index=True, key="papers_mol_fig1")
+    if paper_key == "lexmoslb":
+        chain, kept = lexmoslb.figure1_cascades()
         st.markdown("**Fig. 1 as a worked example**: arms x* = (0.5, 0.5), x = (0.45, 0.9), z = (0, 0), every "
                     "confidence interval of half-width 0.1; x* is lexicographically optimal.")
         names = ("x*", "x", "z")
@@ -104,7 +170,7 @@ def show_extras(paper_key: str) -> None:
                  "after objective 1": ", ".join(names[k] for k in c.sets[0]),
                  "after objective 2": ", ".join(names[k] for k in c.sets[1])} for c in (chain, kept)]
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="papers_lex_fig1")
-    if paper_key == "004":
+    if paper_key == "ramgape":
         st.markdown("**Exp. 2: RAMGapEc's confidence boxes at stopping (eps = 0)**, from the traces shipped with "
                     "the package (10^7 samples and more; play to watch the boxes shrink near the front).")
         pattern = st.radio("Pattern", EXP2_PATTERNS, horizontal=True, key="papers_exp2_pattern",
@@ -160,14 +226,20 @@ def live_rerun(paper, results: dict[str, reproduce.Result]) -> None:
 
 st.markdown("## The papers")
 st.caption("Each paper's figures, redrawn by banditviz from the results shipped with the package (computed with "
-           "the command line from the experiment configs in `experiments/`), a verdict for every claim computed "
-           "from those results against tolerances fixed before the runs (each row gives its own), and a scaled-down "
-           "rerun you can start here.")
+           "the command line from the experiment configs in `experiments/`); a verdict for every claim, checked "
+           "whole in the paper's setting against a tolerance fixed before the runs (each row gives its own and the "
+           "broken variant it rejects); the decisions the verdicts rest on; the theorems' rates measured; and a "
+           "scaled-down rerun you can start here.")
 try:
     RESULTS = shipped_results()
+    COUNTS = verdict_counts()
 except (ValueError, OSError) as exc:
     state.show_error(exc, "shipped results")
-    RESULTS = {}
+    RESULTS, COUNTS = {}, {}
+if COUNTS:
+    st.markdown(f"**{sum(COUNTS.values())} claims**: " + ", ".join(
+        f"{n} {verdict}" for verdict, n in COUNTS.items() if n) + ". \"Partly checked\" claims are not counted as "
+        "reproduced; numbers of our own re-implementations are shown apart.")
 
 for paper in PAPERS:
     st.header(paper.title, divider="gray")
@@ -177,6 +249,11 @@ for paper in PAPERS:
     try:
         show_verdicts(paper.key)
         show_tables(paper.key, RESULTS)
+        show_decisions(paper.key, RESULTS)
+        show_consistency(paper.key, RESULTS)
+        if paper.charts:
+            st.markdown("**Rates and summaries**")
+            show_charts(paper, RESULTS)
         show_figures(paper, RESULTS)
     except (ValueError, KeyError) as exc:
         state.show_error(exc, "verdicts")

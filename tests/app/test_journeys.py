@@ -115,7 +115,7 @@ KEPT_CHOICES = [
     ("learn", [("radio", "learn_step", "5 Pareto regret"), ("selectbox", "learn_arm", 3)]),
     ("watch", [("selectbox", "watch_race", "uniform")]),
     ("design", [("radio", "design_dims", "3D"), ("selectbox", "design_preset", "mol_ts_3d")]),
-    ("papers", [("radio", "papers_exp2_pattern", 46), ("number_input", "papers_seeds_001", 2)]),
+    ("papers", [("radio", "papers_exp2_pattern", 46), ("number_input", "papers_seeds_linpsi", 2)]),
 ]
 
 

@@ -313,10 +313,10 @@ def test_compare_metric_control_changes_the_figure():
 
 # ---------------------------------------------------------------------- Papers
 def test_papers_shows_every_paper_its_computed_verdicts_and_reruns_a_scaled_experiment(monkeypatch):
-    from banditviz import reproduce, verdicts
+    from banditviz import claims, reproduce
 
-    small = tuple(dataclasses.replace(p, figures=p.figures[:1], live_seeds=1, live_horizon=200, live_instances=1)
-                  for p in papers.PAPERS)
+    small = tuple(dataclasses.replace(p, figures=p.figures[:1], charts=p.charts[:1], live_seeds=1, live_horizon=200,
+                                      live_instances=1) for p in papers.PAPERS)
     monkeypatch.setattr(papers, "PAPERS", small)
     at = AppTest.from_file(APP, default_timeout=240)  # the first visit builds every figure of the shipped results
     at.query_params.update(SMALL)
@@ -328,13 +328,15 @@ def test_papers_shows_every_paper_its_computed_verdicts_and_reruns_a_scaled_expe
     results = {name: reproduce.load(name) for name in reproduce.shipped()}
     shown = [d.value for d in at.dataframe if "Verdict" in d.value.columns]
     for paper, table in zip(small, shown, strict=True):
-        expected = verdicts.verdict_table(paper.key, results)
+        expected = claims.verdict_table(paper.key, results)
         assert table["Ours"].tolist() == expected["Ours"].tolist()
         assert [v.split(" ", 1)[1] for v in table["Verdict"]] == expected["Verdict"].tolist()
     text = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
     assert "shared/" not in text and "specs/" not in text  # the page cites nothing outside the project
+    counts = claims.counts(results)
+    assert f"**{sum(counts.values())} claims**: {counts['reproduced']} reproduced" in text  # the verdicts' own count
     before = len(charts(at))
-    next(b for b in at.button if b.key == "papers_run_001").click().run()
+    next(b for b in at.button if b.key == "papers_run_linpsi").click().run()
     assert not at.exception and not errors(at)
     assert len(charts(at)) == before + 1
 

@@ -161,10 +161,12 @@ def test_every_paper_figure_reads_a_result_with_a_sweep_config():
     from banditviz_app import papers
 
     root = Path(__file__).resolve().parents[2]
-    assert [p.key for p in papers.PAPERS] == ["000", "001", "002", "003", "004"]
+    from banditviz import claims
+
+    assert [p.key for p in papers.PAPERS] == list(claims.PAPERS)
     for paper in papers.PAPERS:
-        for figure in paper.figures:
-            assert (root / "experiments" / f"{figure.result}.toml").is_file(), figure.result
+        for name in [f.result for f in paper.figures] + [n for c in paper.charts for n in c.results]:
+            assert (root / "experiments" / f"{name}.toml").is_file(), name
         assert paper.live in {f.result for f in paper.figures}
 
 

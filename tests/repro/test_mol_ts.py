@@ -15,7 +15,8 @@ at T = 2,000 in brackets):
 * M = 10 vs M = 1 paired EPR wins: 6/10 (spec: 8/10, reported, not gated).
 * Against the greedy learner on the estimated effective front (MOL-TS with no sampling; not in the paper),
   on the current presets: EPR 17.4 (MOL-TS) vs 15.6 (greedy), PR 9.5 vs 8.2, MOL-TS wins 4/10: the claims
-  do not hold against it (an xfail test records this; the Papers page says so, `verdicts.MOL_TS_VS_GREEDY`).
+  do not hold against it (an xfail test records this; the Papers page says so,
+  `banditviz.claims.molts.MOL_TS_VS_GREEDY`).
 
 Each claim check also runs on broken MOL-TS variants (tests/variants.py, in the same fixture: 30 more runs) and
 must reject them: the sampling scale x 4 (EPR 47.7, PR 28.3, reward above MOL-UCB's on 7/10) for R1, R3 and R4;
@@ -28,10 +29,11 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from banditviz import pareto, preset, run, verdicts
+from banditviz import pareto, preset, run
 from banditviz.algorithms import ALGORITHMS, AlgorithmSpec
 from banditviz.algorithms.molts.core import confidence_radius, theorem2_samples
 from banditviz.algorithms.molts.learners import MOLTS
+from banditviz.claims import molts
 from banditviz.environment import Environment
 from banditviz.metrics import pulled_regrets
 from banditviz.presets.molts import FIGURE1_AGENTS, FIGURE1_ROUNDS
@@ -240,12 +242,12 @@ def test_R5_pareto_regret_per_round_decreases(main_runs):
 
 @pytest.mark.slow
 def test_the_papers_page_states_the_greedy_comparison(main_runs):
-    """The note on the MOL-TS regret claims (banditviz.verdicts) carries the numbers measured here."""
+    """The note on the MOL-TS regret claims (banditviz.claims.molts) carries the numbers measured here."""
     ts, greedy = main_runs["mol_ts"], main_runs[GREEDY.name]
     measured = (f"effective Pareto regret {ts[:, 1].mean():.1f} vs {greedy[:, 1].mean():.1f} (greedy), MOL-TS lower "
                 f"on {(ts[:, 1] < greedy[:, 1]).sum()}/10 instances; Pareto regret {ts[:, 0].mean():.1f} vs "
                 f"{greedy[:, 0].mean():.1f} (T = {T_SLOW:,}, instances 0-9)")
-    assert measured in verdicts.MOL_TS_VS_GREEDY, measured
+    assert measured in molts.MOL_TS_VS_GREEDY, measured
 
 
 @pytest.mark.slow

@@ -107,7 +107,7 @@ def test_an_explicit_path_and_a_file_url(offline, local_copy, tmp_path):
 
 
 def test_the_noc_experiments_load_through_the_dataset():
-    for name in ("psi_noc_fixed_budget.toml", "psi_noc_fixed_confidence.toml"):
+    for name in ("linpsi_noc_fixed_budget.toml", "linpsi_noc_fixed_confidence.toml"):
         assert load_config(ROOT / "experiments" / name).instances["NoC"].K == 259
 
 
@@ -175,4 +175,4 @@ def test_the_design_page_loads_a_real_3d_instance():
 def test_a_sweep_config_offline_names_the_instance_and_the_dataset(offline, monkeypatch):
     monkeypatch.setitem(datasets.DATASETS, "noc", dataclasses.replace(NOC, url=UNREACHABLE))
     with pytest.raises(datasets.DatasetUnavailable, match=r"instances\[0\]: dataset 'noc'"):
-        load_config(ROOT / "experiments" / "psi_noc_fixed_budget.toml")
+        load_config(ROOT / "experiments" / "linpsi_noc_fixed_budget.toml")
