@@ -92,6 +92,18 @@ def legend_dummies(statuses: list[int], boxes: bool = True) -> list[dict]:
     return out
 
 
+
+def clipped_boxes(c, n: int, ranges, has_bounds: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Snapshot ``n``'s boxes over the drawn objectives, clipped to ``ranges`` (display orientation), and which of
+    their sides lie in the view; a logged run without bounds (``has_bounds`` false): no box (NaN), nothing cut."""
+    if not has_bounds:
+        none = np.full((c.K, len(c.objectives)), np.nan)
+        return none, none, *np.ones((2, c.K, len(c.objectives)), dtype=bool)
+    snap = c.snap(n)
+    lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
+    lo_in, hi_in = geo.sides_inside(lo, hi, ranges)
+    return (*geo.clip_to_view(lo, hi, ranges), lo_in, hi_in)
+
 class Plane(Panel):
     """2-D objective space: truth, boxes, estimated front staircase, effective hull, estimates, pulled arm."""
 
@@ -201,13 +213,7 @@ class Plane(Panel):
 
     def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Clipped box bounds (K x 2 each) in display orientation, and which of their sides are in the view."""
-        snap, c = self.ctx.snap(n), self.ctx
-        if not self.has_bounds:  # a logged run without bounds: no box to draw or to mark
-            none = np.full((c.K, len(c.objectives)), np.nan)
-            return none, none, *np.ones((2, c.K, len(c.objectives)), dtype=bool)
-        lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
-        lo_in, hi_in = geo.sides_inside(lo, hi, self.ranges)
-        return (*geo.clip_to_view(lo, hi, self.ranges), lo_in, hi_in)
+        return clipped_boxes(self.ctx, n, self.ranges, self.has_bounds)
 
     def fronts(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Estimated Pareto staircase and effective-front chain (display orientation)."""
@@ -377,13 +383,7 @@ class Scene(Panel):
 
     def boxes(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Clipped cuboid bounds (K x 3 each, display orientation) and which of their faces are in the view."""
-        snap, c = self.ctx.snap(n), self.ctx
-        if not self.has_bounds:  # a logged run without bounds: no box to draw or to mark
-            none = np.full((c.K, len(c.objectives)), np.nan)
-            return none, none, *np.ones((2, c.K, len(c.objectives)), dtype=bool)
-        lo, hi = geo.oriented_bounds(snap.lower[:, c.objectives], snap.upper[:, c.objectives], c.signs)
-        lo_in, hi_in = geo.sides_inside(lo, hi, self.ranges)
-        return (*geo.clip_to_view(lo, hi, self.ranges), lo_in, hi_in)
+        return clipped_boxes(self.ctx, n, self.ranges, self.has_bounds)
 
     def data(self, n: int) -> list[dict]:
         c, snap = self.ctx, self.ctx.snap(n)
