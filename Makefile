@@ -1,5 +1,6 @@
 # Two commands do everything on a fresh machine (Python 3.11, pip, make, apt):
-#   make run   create .venv, install banditviz, start the app on its default instance
+#   make run   create .venv, install banditviz, start the app on its default instance (its videos of a run also
+#              need Debian's chromium: make chromium)
 #   make test  install the test dependencies (and Debian's chromium if missing), run every test
 # Both install exactly the versions in requirements.lock (pip constraints: the versions the tests last passed
 # with). `make lock` upgrades .venv to the newest versions pyproject.toml's floors allow, runs every test and
@@ -16,12 +17,12 @@ PORT ?= 8501
 $(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c $(LOCK) -e .
+	$(PY) -m pip install --quiet -c $(LOCK) -e ".[export]"
 	$(PY) -c "import banditviz as b; b.run(b.preset('default'), 'pareto_ucb1', 30, snapshots=0); b.run(b.preset('default'), 'pfiwr', 30, snapshots=0); b.run(b.preset('default'), 'gege_fb', 60, snapshots=0); b.run(b.preset('default'), 'uniform', 3, snapshots=0, compiled=False); b.pareto.psi_gaps([[0.0, 1.0], [1.0, 0.0]])"  # compile numba loops and noise streams once (cached)
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(LOCK)
-	$(PY) -m pip install --quiet -c $(LOCK) -e ".[test,distributed]"
+	$(PY) -m pip install --quiet -c $(LOCK) -e ".[test,distributed,export]"
 	touch $@
 
 install: $(VENV)/.installed
@@ -50,7 +51,7 @@ bench: install-test
 lock: chromium
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet --upgrade -e ".[test,distributed]"
+	$(PY) -m pip install --quiet --upgrade -e ".[test,distributed,export]"
 	$(TEST)
 	$(PY) -m pip freeze --exclude-editable --exclude banditviz | LC_ALL=C sort > $(LOCK)
 	@echo "$(LOCK): $$(wc -l < $(LOCK)) pinned packages"

@@ -1,12 +1,13 @@
-"""Command line: ``python -m banditviz {run, sweep, list, check, view}`` (also installed as ``banditviz``).
+"""Command line: ``python -m banditviz {run, sweep, export, list, check, view}`` (also installed as ``banditviz``).
 
 * ``run``: one (instance, algorithm, seed) run; prints a summary and writes the trace.
+* ``export``: one run (or a race of two) as an offline page that plays as Watch does, or a video (MP4, GIF).
 * ``sweep``: a Monte Carlo sweep described by a TOML config (see ``experiments/``) with a progress
   bar on stderr; writes the tidy results table as Parquet.
 * ``list``: the algorithm, preset and generator names the other commands accept.
 * ``check``: `banditviz.check_algorithm` on registered algorithms (an outside one loaded with ``--plugin``).
 * ``view``: a run logged by one's own code (`Trace.from_log`, format in `banditviz.runlog`) or a saved trace:
-  prints what it holds and writes its animated figure as one self-contained HTML page.
+  prints what it holds and writes the self-contained HTML page that plays it (as ``export`` does).
 
 Every command loads the outside algorithms first (`banditviz.plugins`: entry points, ``BANDITVIZ_PLUGINS``,
 ``--plugin MODULE``); a plugin that fails to import is reported on stderr and the command goes on.
@@ -237,6 +238,39 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    from . import export
+
+    if args.trace:
+        if args.algorithm or args.instance_arg or args.param:
+            raise ValueError("--trace: the run is the saved trace's; leave out --algorithm, --instance-arg and --param")
+        try:
+            trace = Trace.load(args.trace)
+        except OSError as exc:
+            raise ValueError(f"--trace: cannot read {args.trace!r} ({exc.strerror or exc})") from None
+    elif not args.algorithm:
+        raise ValueError("--algorithm: required (or --trace, a run saved by: python -m banditviz run)")
+    else:
+        inst = _instance(args.instance, _pairs(args.instance_arg, "--instance-arg"))
+        trace = run(inst, args.algorithm, args.horizon, args.seed, snapshots=args.snapshots,
+                    **_pairs(args.param, "--param"))
+    rival = None
+    if args.race:
+        rival = run(trace.instance, args.race, trace.horizon, trace.seed, snapshots=len(trace.snapshots) or 200)
+    start = time.perf_counter()
+    try:
+        path = export.save(args.out, trace, rival, present=args.present, width=args.width, height=args.height,
+                           speed=args.speed)
+    except ValueError as exc:  # the API names its arguments; the command line names its options
+        raise ValueError("--" + str(exc).replace("path:", "out:", 1)) from None
+    elapsed = time.perf_counter() - start
+    if args.json:
+        _json(out, {"out": str(path), "bytes": path.stat().st_size, "seconds": elapsed})
+    else:
+        out.write(f"{path} written ({path.stat().st_size / 1e6:.1f} MB) in {elapsed:.1f} s\n")
+    return 0
+
+
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         _json(out, {"algorithms": {n: {"task": a.task, "kinds": list(a.kinds), "paper": a.paper,
@@ -286,8 +320,8 @@ def _read_run(path: str, header: str | None) -> Trace:
 
 
 def cmd_view(args: argparse.Namespace, out: TextIO) -> int:
-    """Summary of a logged run (or a saved trace) and its animated figure as one HTML page."""
-    from .figures import animate  # the figures only for this command: the others start faster without plotly
+    """Summary of a logged run (or a saved trace) and the page that plays it as Watch does (`export.write_page`)."""
+    from .export import write_page  # the figures only for this command: the others start faster without plotly
 
     trace = _read_run(args.file, args.header)
     inst = trace.instance
@@ -300,8 +334,7 @@ def cmd_view(args: argparse.Namespace, out: TextIO) -> int:
     lines += [f"cumulative {name}: {_fmt(float(np.sum(v)))}" for name, v in trace.metrics.items()]
     html = Path(args.html) if args.html else None
     if html is not None:
-        fig = animate(trace)
-        fig.write_html(html, include_plotlyjs=True, auto_play=False)  # offline: plotly.js inline, nothing fetched
+        write_page(html, trace, autoplay=False)  # offline: plotly.js inline, nothing fetched
         lines.append(f"figure     written to {html}")
     if args.json:
         _json(out, {"algorithm": trace.algorithm, "seed": trace.seed, "rounds": trace.rounds, "horizon": trace.horizon,
@@ -315,6 +348,21 @@ def cmd_view(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ---------------------------------------------------------------------- parser
+def _run_options(p: argparse.ArgumentParser, required: bool) -> None:
+    """The options that describe one run: instance, algorithm and its parameters, horizon, seed, snapshots."""
+    p.add_argument("--instance", default="default",
+                   help="preset name, generator name or instance JSON file (default: %(default)s)")
+    p.add_argument("--instance-arg", action="append", metavar="KEY=VALUE",
+                   help="argument of the preset or generator, e.g. K=20 (repeatable)")
+    p.add_argument("--algorithm", required=required, help="registered name (see: python -m banditviz list)")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="algorithm parameter, e.g. epsilon=0.05 (repeatable; paper defaults otherwise)")
+    p.add_argument("--horizon", type=int, default=2000, help="rounds at most (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
+    p.add_argument("--snapshots", type=int, default=200,
+                   help="round states kept for drawing, 0..300 (default: %(default)s)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
@@ -325,6 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
               python -m banditviz list                      names of algorithms, presets, generators
               python -m banditviz run --help                one run, printed summary, saved trace
               python -m banditviz sweep --help              many runs from a TOML config, Parquet table
+              python -m banditviz export --help             a run as an offline page, a video or a GIF
               python -m banditviz check --help              does an algorithm of your own keep the contract?
               python -m banditviz view --help               a run logged by your own code, drawn
 
@@ -339,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
                          2 usage (a mistake in the command line or its input), 130 interrupted.
             """))
     parser.add_argument("--version", action="version", version=f"banditviz {version()}")
-    sub = parser.add_subparsers(dest="command", metavar="{run,sweep,list,check,view}")
+    sub = parser.add_subparsers(dest="command", metavar="{run,sweep,export,list,check,view}")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--plugin", action="append", metavar="MODULE", default=[],
                         help="import MODULE first, an outside module that registers algorithms (repeatable; also "
@@ -358,17 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
                            The .npz trace reloads with banditviz.Trace.load(path); a .parquet trace holds
                            one row per round (arm, rewards, instantaneous regrets).
                            """))
-    p.add_argument("--instance", default="default",
-                   help="preset name, generator name or instance JSON file (default: %(default)s)")
-    p.add_argument("--instance-arg", action="append", metavar="KEY=VALUE",
-                   help="argument of the preset or generator, e.g. K=20 (repeatable)")
-    p.add_argument("--algorithm", required=True, help="registered name (see: python -m banditviz list)")
-    p.add_argument("--param", action="append", metavar="KEY=VALUE",
-                   help="algorithm parameter, e.g. epsilon=0.05 (repeatable; paper defaults otherwise)")
-    p.add_argument("--horizon", type=int, default=2000, help="rounds at most (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
-    p.add_argument("--snapshots", type=int, default=200,
-                   help="round states kept for drawing, 0..300 (default: %(default)s)")
+    _run_options(p, required=True)
     p.add_argument("--out", default="trace.npz",
                    help="where to write the trace: .npz (full trace) or .parquet (per-round table); "
                         "empty string to skip (default: %(default)s)")
@@ -410,6 +449,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages on stderr")
     p.add_argument("--json", action="store_true", help="print the summary table as JSON records")
     p.set_defaults(handler=cmd_sweep)
+
+    p = sub.add_parser("export", formatter_class=fmt, parents=[common],
+                       help="a run as an offline page (HTML), a video (MP4) or a GIF",
+                       description=textwrap.dedent("""\
+                           One run (or a race of two on the same instance, horizon and seed) as one HTML file
+                           that plays as the app's Watch page does with no server and no network (controls,
+                           speeds, keys, explanation, per-arm table), or its animation as an MP4 or a GIF
+                           (drawn by Chromium, encoded by ffmpeg: pip install 'banditviz[export]').
+                           """),
+                       epilog=textwrap.dedent("""\
+                           examples:
+                             python -m banditviz export --algorithm pareto_ucb1 --out run.html
+                             python -m banditviz export --algorithm pareto_ucb1 --race pareto_ts --out race.html
+                             python -m banditviz export --instance default_3d --algorithm pareto_ucb1 --out run.mp4
+                             python -m banditviz export --trace trace.npz --out run.gif --width 1280 --height 720
+                           """))
+    _run_options(p, required=False)
+    p.add_argument("--trace", help="a run saved by 'python -m banditviz run --out FILE.npz' (instead of running one)")
+    p.add_argument("--race", metavar="ALGORITHM", help="a second algorithm raced against the first (paper defaults)")
+    p.add_argument("--out", required=True, help="file to write: .html (a page), .mp4 or .gif (a video)")
+    p.add_argument("--present", action=argparse.BooleanOptionalAction, default=None,
+                   help="presentation mode: texts for a projector (default: on for a video, off for a page)")
+    p.add_argument("--width", type=int, default=1920, help="video width in px, even (default: %(default)s)")
+    p.add_argument("--height", type=int, default=1080, help="video height in px, even (default: %(default)s)")
+    p.add_argument("--speed", default="normal", help="video speed, as in the app: slow, normal, fast or fastest "
+                                                      "(default: %(default)s)")
+    p.add_argument("--json", action="store_true", help="print where it was written as one JSON object")
+    p.set_defaults(handler=cmd_export)
 
     p = sub.add_parser("list", parents=[common], help="algorithm, preset and generator names")
     p.add_argument("--json", action="store_true", help="print the names and their details as JSON")

@@ -14,13 +14,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from banditviz.figures.palette import for_projector
+from banditviz.figures.playback import CHART_CONFIG
 
 from . import state
 
-# plotGlPixelRatio 1 (Plotly's default 2 renders WebGL at twice the resolution): a 3-D scene's frames drawn in
-# software GL (headless Chromium, many school laptops) twice as fast (measured 3.2-4.3 -> 7.4-8.1 drawn frames/s
-# of the default 3-D Watch run at a load average of 7); 2-D charts are SVG and do not use it.
-CONFIG = {"displaylogo": False, "plotGlPixelRatio": 1}
+CONFIG = CHART_CONFIG  # no Plotly logo, WebGL at the screen's own resolution (`playback.CHART_CONFIG`)
 NARROW_SCRIPT = ("<style>[data-testid=stElementContainer]:has([data-bv-narrow]){display:none}</style>"
                  "<div data-bv-narrow></div><script>" + (Path(__file__).with_name("narrow.js")).read_text()
                  + "</script>")

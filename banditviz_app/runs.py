@@ -22,6 +22,12 @@ import streamlit as st
 
 import banditviz
 from banditviz import figures, fronts
+from banditviz.figures.playback import (  # noqa: F401 (the pages')
+    PRESENT_HEIGHT,
+    PRESENT_HEIGHTS,
+    WATCH_HEIGHT,
+    WATCH_HEIGHTS,
+)
 from banditviz.simulate import has_compiled_loop, has_fast_loop
 from banditviz.sweep import summary as sweep_summary
 from banditviz.sweep import sweep as run_sweep
@@ -31,10 +37,6 @@ from . import state
 
 CACHE = {"max_entries": 32, "ttl": 3600, "show_spinner": False}
 FIGURE_CACHE = {**CACHE, "max_entries": 16}  # an animated figure holds up to ~5 MB
-WATCH_HEIGHT = 560  # px: the Watch figure, its playback bar and the explanation fit a 1366x768 screen
-WATCH_HEIGHTS = tuple(range(420, WATCH_HEIGHT, 20))  # a shorter screen (or a bar on two rows): the chart shrinks
-PRESENT_HEIGHT = 820  # px: presentation mode's figure until the player fits it to the screen, to one of:
-PRESENT_HEIGHTS = tuple(range(440, 1001, 40))  # 1280x720 to 2560x1440 (the figure carries a layout for each)
 
 
 @st.cache_data(**CACHE)

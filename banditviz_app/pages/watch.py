@@ -12,7 +12,7 @@ import streamlit as st
 import banditviz
 from banditviz import guarantees, words
 from banditviz.figures import explain
-from banditviz_app import charts, forms, player, plugins, runs, state, upload
+from banditviz_app import charts, downloads, forms, player, plugins, runs, state, upload
 
 PLAYER = "bv_watch"
 NO_RACE = "(no race)"
@@ -117,18 +117,20 @@ with left:
         charts.show(fig, key="watch_figure", height="stretch")  # the player sizes its container
     # The first screen of a session plays by itself.
     first = not st.session_state.get("watch_autoplayed")
-    run_id = logged.run_id if logged else state.to_query(setting)
-    player.controls(PLAYER, run_id=json.dumps([run_id, rival, height]), autoplay=first)
+    run_id = json.dumps([logged.run_id if logged else state.to_query(setting), rival, height])
+    player.controls(PLAYER, run_id=run_id, autoplay=first)
     st.session_state["watch_autoplayed"] = True
     player.legend(PLAYER, fig.layout.meta["bv"], shown=present, phone=True)
 
 
 with right:  # how the run ended (and why its effective regret exceeds its Pareto regret, where it does)
     st.markdown(state.plain(explain.outcome(trace)))
-    if rival:
-        st.markdown(state.plain(explain.outcome(runs.run_setting(replace(setting, algorithm=rival, params={})))))
+    rival_trace = runs.run_setting(replace(setting, algorithm=rival, params={})) if rival else None
+    if rival_trace:
+        st.markdown(state.plain(explain.outcome(rival_trace)))
 
 st.markdown("**The arms at the round on screen**")
 player.table(PLAYER)
 st.download_button("Download the trace (CSV)", lambda trace=trace: runs.tidy(trace).to_csv(index=False),  # on click
                    file_name=f"trace_{trace.algorithm}_seed{trace.seed}.csv", mime="text/csv")
+downloads.offer(trace, rival_trace, run_id, present)

@@ -1,14 +1,13 @@
 """The import arrows point one way, with no circle: app -> figures -> engine -> learners -> model (ARCHITECTURE.md).
-
 Model: instances, their environment and presets, the Pareto geometry. Learners: `banditviz.algorithms` (with their
 fast loops and kernels). Engine: simulate, trace, metrics and what runs many simulations or reproduces the papers.
-Figures draw traces. The CLI and the package root sit on top; the app (``banditviz_app``, its pages, ``app.py``)
-above everything. Every module of ``banditviz`` and ``banditviz_app`` is read with `ast`. A failure names the
-module and the import. The nevers: the model imports no learner and no engine module, a learner no engine module
-and not the environment (the truth, or the rewards buffer that holds it), nothing outside the app imports
-Streamlit. No module imports, through any chain, itself; importing ``a.b.c`` from outside package ``a.b`` also runs
-``a/b/__init__.py``, so that counts as importing it. A private name (``_name``) is used only in its module, and a
-private module (``pkg/_mod.py``) only inside ``pkg``.
+Figures draw traces. The CLI, the export of a run (a page or a video made of figures) and the package root sit on top;
+the app (``banditviz_app``, its pages, ``app.py``) above everything. Every module of ``banditviz`` and
+``banditviz_app`` is read with `ast`. A failure names the module and the import. The nevers: the model imports no
+learner and no engine module, a learner no engine module and not the environment (the truth, or the rewards buffer
+that holds it), nothing outside the app imports Streamlit. No module imports, through any chain, itself; importing
+``a.b.c`` from outside package ``a.b`` also runs ``a/b/__init__.py``, so that counts as importing it. A private name
+(``_name``) is used only in its module, and a private module (``pkg/_mod.py``) only inside ``pkg``.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ def layer(module: str) -> int:
     parts = module.split(".")
     if parts[0] == "banditviz_app":
         return APP
-    if len(parts) == 1 or parts[1] in ("cli", "__main__"):
+    if len(parts) == 1 or parts[1] in ("cli", "__main__", "export"):
         return TOP
     head = parts[1]
     if head == "figures":

@@ -10,8 +10,8 @@ import pytest
 
 import banditviz as bv
 from banditviz import figures, instances
+from banditviz.figures.page_legend import legend_html
 from banditviz.figures.palette import PRESENT_TEXT, for_projector
-from banditviz_app.legend import legend_html
 
 
 def font_sizes(node, path="") -> list[tuple[str, float]]:
