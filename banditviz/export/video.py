@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..figures import explain
@@ -120,6 +121,21 @@ def _encode(pictures: Iterator[bytes], args: list[str], size: tuple[int, int], f
         raise OSError(f"ffmpeg could not encode the video: {err.strip()[-500:]}")
 
 
+def _encode_page(path: Path, html: str, n: int, size: tuple[int, int], fps: float) -> None:
+    """Every frame of the page ``html`` (``n`` frames) encoded to ``path`` (MP4 or GIF)."""
+    width, height = size
+    if path.suffix.lower() == ".mp4":
+        _encode(frames(html, width, height), ["-c:v", "libx264", "-preset", "fast", "-crf", "20", "-pix_fmt",
+                                              "yuv420p", "-movflags", "+faststart", str(path)], size, fps)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        palette = str(Path(tmp) / "palette.png")
+        _encode(frames(html, width, height, [0, n // 2, n - 1]),
+                ["-vf", "palettegen=max_colors=256:stats_mode=full", "-update", "1", palette], size, fps)
+        _encode(frames(html, width, height), ["-i", palette, "-lavfi", "[0:v][1:v]paletteuse=dither=none:diff_mode="
+                                              "rectangle", "-loop", "0", str(path)], size, fps)
+
+
 def write_video(path: str | Path, trace: Trace, rival: Trace | None = None, *, width: int = 1920,
                 height: int = 1080, speed: str = "normal", present: bool = True) -> Path:
     """The run's animation (as `page.page` shows it: the figure, the round, its explanation and legend) as an MP4
@@ -131,16 +147,7 @@ def write_video(path: str | Path, trace: Trace, rival: Trace | None = None, *, w
         raise OSError(why)
     fig = figure(trace, rival, present)
     html = document(fig, [explain.outcome(t) for t in (trace, rival) if t is not None], present, False, True)
-    size, fps = (width, height), 1000 / ms
-    if path.suffix.lower() == ".mp4":
-        _encode(frames(html, width, height), ["-c:v", "libx264", "-preset", "fast", "-crf", "20", "-pix_fmt",
-                                              "yuv420p", "-movflags", "+faststart", str(path)], size, fps)
-        return path
-    n = len(fig.frames)
-    with tempfile.TemporaryDirectory() as tmp:
-        palette = str(Path(tmp) / "palette.png")
-        _encode(frames(html, width, height, [0, n // 2, n - 1]),
-                ["-vf", "palettegen=max_colors=256:stats_mode=full", "-update", "1", palette], size, fps)
-        _encode(frames(html, width, height), ["-i", palette, "-lavfi", "[0:v][1:v]paletteuse=dither=none:diff_mode="
-                                              "rectangle", "-loop", "0", str(path)], size, fps)
+    # in a thread of its own: Playwright's synchronous API refuses a thread that runs an event loop (a notebook)
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(_encode_page, path, html, len(fig.frames), (width, height), 1000 / ms).result()
     return path

@@ -1,4 +1,5 @@
 """The import arrows point one way, with no circle: app -> figures -> engine -> learners -> model (ARCHITECTURE.md).
+
 Model: instances, their environment and presets, the Pareto geometry. Learners: `banditviz.algorithms` (with their
 fast loops and kernels). Engine: simulate, trace, metrics and what runs many simulations or reproduces the papers.
 Figures draw traces. The CLI, the export of a run (a page or a video made of figures) and the package root sit on top;
