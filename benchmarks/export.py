@@ -35,8 +35,8 @@ def main() -> None:
         raise SystemExit(why)
     for preset, alg in RUNS:
         inst = banditviz.preset(preset)
-        reference = seconds(lambda inst=inst: figures.animate(banditviz.run(inst, alg, 2000, 0, snapshots=200),
-                                                              controls=False))
+        reference = seconds(lambda inst=inst, alg=alg: figures.animate(
+            banditviz.run(inst, alg, 2000, 0, snapshots=200), controls=False))
         trace = banditviz.run(inst, alg, 2000, 0, snapshots=200)
         fig = figure(trace, present=True)
         html = document(fig, [explain.outcome(trace)], True, False, True)
@@ -47,7 +47,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             for suffix in (".html", ".mp4", ".gif"):
                 path = Path(tmp) / f"run{suffix}"
-                took = seconds(lambda path=path: export.save(path, trace, width=SIZE[0], height=SIZE[1]))
+                took = seconds(lambda path=path, trace=trace: export.save(path, trace, width=SIZE[0], height=SIZE[1]))
                 print(f"  {suffix[1:]:>4}: {took:6.1f} s ({took / reference:5.0f}x the reference), "
                       f"{path.stat().st_size / 1e6:5.1f} MB")
 

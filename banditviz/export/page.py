@@ -8,10 +8,11 @@ and no network.
 
 Decisions (ours): the page reproduces the elements the player finds in Watch (the chart inside an element of class
 ``st-key-bv_watch``, Streamlit's container of that key), so the one script plays both unchanged; its arrangement is
-Watch's (chart and bar left, explanation right, table below) at Watch's chart height (`playback.WATCH_HEIGHT`, which
-fits 1366x768), or in presentation mode filling the window. The figure goes into the page as JSON in a
-``<script type="application/json">`` element with ``<``, ``>`` and ``&`` escaped, so no name in it can end the
-element; every other user text (the outcome) is HTML-escaped.
+Watch's (chart and bar left, explanation right, table below; one column on a phone, the figure's title above the
+chart and its legend below the bar where its layout leaves them to the page) at Watch's chart height
+(`playback.WATCH_HEIGHT`, which fits 1366x768), or in presentation mode filling the window. The figure goes into the
+page as JSON in a ``<script type="application/json">`` element with ``<``, ``>`` and ``&`` escaped, so no name in it
+can end the element; every other user text (the outcome) is HTML-escaped.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from plotly.offline import get_plotlyjs
 
 from .. import figures
 from ..figures import explain, player_html
-from ..figures.playback import CHART_CONFIG, PRESENT_HEIGHT, PRESENT_HEIGHTS, WATCH_HEIGHT
+from ..figures.playback import CHART_CONFIG, PRESENT_HEIGHT, PRESENT_HEIGHTS, WATCH_HEIGHT, WATCH_HEIGHTS
 from ..trace import Trace
 
 KEY = "bv_watch"  # the player's key: Watch's own
@@ -39,7 +40,7 @@ def figure(trace: Trace, rival: Trace | None = None, present: bool = False) -> g
     if rival is not None and not isinstance(rival, Trace):
         raise ValueError(f"rival: must be None or a banditviz Trace, got {type(rival).__name__}")
     _flag(present, "present")
-    height, heights = (PRESENT_HEIGHT, PRESENT_HEIGHTS) if present else (WATCH_HEIGHT, ())
+    height, heights = (PRESENT_HEIGHT, PRESENT_HEIGHTS) if present else (WATCH_HEIGHT, WATCH_HEIGHTS)
     if rival is None:
         return figures.animate(trace, controls=False, height=height, heights=heights, present=present)
     return figures.race(trace, rival, controls=False, height=height, heights=heights, present=present)
@@ -88,9 +89,10 @@ def document(fig: go.Figure, outcomes: list[str], present: bool, autoplay: bool,
         f"<meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>{html.escape(title)}</title>"
         f"<style>{player_html.STYLE}{(ASSETS / 'page.css').read_text()}</style></head><body>"
-        "<main class='bv-page'><div class='bv-left'>"
+        f"<main class='bv-page'><div class='bv-left'>{player_html.heading(KEY, meta, present, phone=True)}"
         f"<div class='st-key-{KEY}' style='height:{height}px'><div id='bv-chart' data-config='{config}'></div></div>"
-        f"{player_html.bar(KEY, json.dumps([title, present]), autoplay)}</div>"
+        f"{player_html.bar(KEY, json.dumps([title, present]), autoplay)}"
+        f"{player_html.legend(KEY, meta, present, phone=True)}</div>"
         f"<div class='bv-right'>{player_html.heading(KEY, meta, present)}{player_html.explanation(KEY)}"
         f"{player_html.legend(KEY, meta, present)}{said}</div>"
         f"<section class='bv-below'><h2>The arms at the round on screen</h2>{player_html.table(KEY)}</section>"

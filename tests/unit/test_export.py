@@ -15,7 +15,7 @@ from banditviz import export, figures
 from banditviz.cli import main
 from banditviz.export import video
 from banditviz.figures import player_html
-from banditviz.figures.playback import WATCH_HEIGHT
+from banditviz.figures.playback import WATCH_HEIGHT, WATCH_HEIGHTS
 
 HOSTILE = "</script><script>window.hacked=1</script>"
 
@@ -39,7 +39,7 @@ def figure_in(text: str) -> dict:
 
 def test_the_page_holds_watchs_figure_and_player(trace, html):
     spec = figure_in(html)
-    want = json.loads(figures.animate(trace, controls=False, height=WATCH_HEIGHT).to_json())
+    want = json.loads(figures.animate(trace, controls=False, height=WATCH_HEIGHT, heights=WATCH_HEIGHTS).to_json())
     assert spec["frames"] == want["frames"] and spec["data"] == want["data"]
     assert spec["layout"]["meta"] == want["layout"]["meta"]  # rounds, sentences, phases, table, layouts
     assert "height" not in spec["layout"] and spec["layout"]["autosize"] is True  # the player sizes its container
@@ -73,7 +73,7 @@ def test_a_race_and_presentation_mode(trace):
     assert spec["layout"]["meta"]["bv"]["layouts"]["fill"] is True
     assert text.count("<p class='bv-outcome'>") == 2 and "data-autoplay='0'" in text and "data-bv-present" in text
     # the heading and legend the presentation layout leaves to the page are shown at once
-    assert "<div data-bv-part='heading' data-bv-for='bv_watch'>" in text
+    assert "<div data-bv-part='heading' data-bv-for='bv_watch' class='bv-side'>" in text
 
 
 @pytest.mark.parametrize("call,field", [
