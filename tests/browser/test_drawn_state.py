@@ -147,17 +147,11 @@ def tab(browser):
     context.close()
 
 
-@pytest.mark.parametrize("family", list(FAMILIES))
-def test_every_frame_reached_is_drawn_as_computed(tab, server, family):
-    page, errors = tab
-    query = f"{FAMILIES[family]}&T=2000&seed=0"
-    fig, meta = computed(query)
+def drive(page, fig: dict, meta: dict, rng: random.Random) -> None:
+    """Drives a playing page as a person does, checking the round on screen after each move (`assert_one_round`):
+    pause, a step each way, the slider twice, the keys End and Home, pause again, and play to the end at the fastest
+    speed. Also drives an exported run (tests/browser/test_export_browser.py)."""
     n = len(meta["rounds"])
-    rng = random.Random(family)
-    page.goto(f"{server}/?{query}")
-    page.wait_for_function(READY, timeout=90_000)
-    page.wait_for_function(IDLE, timeout=60_000)
-    page.wait_for_timeout(rng.randint(300, 1500))  # autoplay (a first visit) or not: stop somewhere
     pause(page)
     frame = assert_one_round(page, fig, meta)
     press(page, "step ▶")
@@ -179,6 +173,20 @@ def test_every_frame_reached_is_drawn_as_computed(tab, server, family):
     press(page, "play")  # to the end
     page.wait_for_function("() => !window.__bv.players.bv_watch.playing", timeout=60_000)
     assert_one_round(page, fig, meta, n - 1)
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_every_frame_reached_is_drawn_as_computed(tab, server, family):
+    page, errors = tab
+    query = f"{FAMILIES[family]}&T=2000&seed=0"
+    fig, meta = computed(query)
+    n = len(meta["rounds"])
+    rng = random.Random(family)
+    page.goto(f"{server}/?{query}")
+    page.wait_for_function(READY, timeout=90_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    page.wait_for_timeout(rng.randint(300, 1500))  # autoplay (a first visit) or not: stop somewhere
+    drive(page, fig, meta, rng)
     if family in RERUN:  # a rerun that keeps the run (the Task menu changed, no Run): the same round stays
         page.locator(".bv-bar input[type=range]").fill(str(n // 3))
         assert_one_round(page, fig, meta, n // 3)

@@ -24,7 +24,7 @@ from PIL import Image
 import banditviz
 from banditviz import export
 from banditviz.export.page import figure
-from tests.browser.test_drawn_state import ON_SCREEN, READY, assert_one_round, pause, press
+from tests.browser.test_drawn_state import ON_SCREEN, READY, assert_one_round, drive
 
 pytestmark = pytest.mark.browser
 
@@ -72,27 +72,10 @@ def test_the_exported_page_plays_each_frame_as_computed(new_context, tmp_path, n
     first, rival = traces(name)
     fig = figure(first, rival)
     spec, meta = fig.to_dict(), fig.layout.meta["bv"]
-    n = len(meta["rounds"])
     rng = random.Random(name)
     tab, refused = opened(new_context, tmp_path, export.page(first, rival))
     tab.wait_for_timeout(rng.randint(300, 1200))  # it plays when opened: stop somewhere
-    pause(tab)
-    frame = assert_one_round(tab, spec, meta)
-    press(tab, "step ▶")
-    frame = assert_one_round(tab, spec, meta, min(frame + 1, n - 1))
-    press(tab, "◀ step")
-    assert_one_round(tab, spec, meta, max(frame - 1, 0))
-    for want in sorted(rng.sample(range(1, n - 1), 2)):
-        tab.locator(".bv-bar input[type=range]").fill(str(want))
-        assert_one_round(tab, spec, meta, want)
-    tab.evaluate("() => document.activeElement.blur()")
-    tab.keyboard.press("End")
-    assert_one_round(tab, spec, meta, n - 1)
-    tab.keyboard.press("Home")  # restart: plays from the first round
-    tab.wait_for_function("() => window.__bv.players.bv_watch.playing")
-    tab.locator(".bv-bar select").select_option("fastest")
-    tab.wait_for_function("() => !window.__bv.players.bv_watch.playing", timeout=60_000)
-    assert_one_round(tab, spec, meta, n - 1)
+    drive(tab, spec, meta, rng)
     assert refused == []
 
 
