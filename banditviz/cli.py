@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from . import ALGORITHMS, PRESETS, Instance, preset
+from . import ALGORITHMS, PRESETS, Instance, preset, runlog
 from .conformance import check_algorithm
 from .plugins import load_plugins
 from .simulate import AlgorithmError, run
@@ -274,8 +274,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _read_run(path: str, header: str | None) -> Trace:
-    """A saved trace (.npz) or a log (any other file), with its side JSON."""
-    if Path(path).suffix == ".npz":
+    """A saved trace (an .npz file that is not a log) or a log (CSV, npz or Parquet), with its side JSON."""
+    if Path(path).suffix == ".npz" and not runlog.is_npz_log(path):
         if header:
             raise ValueError("--header: only for a log; a saved trace (.npz) holds its instance")
         try:

@@ -1,5 +1,6 @@
-"""Watch a run logged by one's own code: upload a CSV log (`banditviz.Trace.from_log`, format in `banditviz.runlog`),
-optionally with a side JSON header (the true means...), and play it with the page's player like any run.
+"""Watch a run logged by one's own code: upload a CSV, npz or Parquet log (`banditviz.Trace.from_log`, format in
+`banditviz.runlog`), optionally with a side JSON header (the true means...), and play it with the page's player like
+any run.
 
 A bad file is a message in the page naming the column (or header key), the row and what is allowed, never a
 traceback; the instance and the run being watched are kept (a log never touches the session's setting). Parsed runs
@@ -59,10 +60,12 @@ def logged_run() -> Logged | None:
     uploaded, or a bad file: its message is shown where the uploader is)."""
     with st.expander("Play a run you logged", expanded=bool(st.session_state.get(UPLOADER))):
         st.caption("A CSV with columns round, arm and reward[<objective>] (optionally estimate, lower, upper, "
-                   "status, front, and a '#' JSON header with the true means): see `help(banditviz.runlog)`. "
+                   "status, front, and a '#' JSON header with the true means), or the same log as npz or Parquet "
+                   "(`banditviz.Recorder` writes one): see `help(banditviz.runlog)`. "
                    "Without the true means there is no regret: the figure draws the log's empirical means. "
                    "Your instance is kept; remove the file to watch it again.")
-        log = st.file_uploader("Logged run (CSV)", type=["csv", "txt"], key=UPLOADER,
+        log = st.file_uploader("Logged run (CSV, npz or Parquet)", type=["csv", "txt", "npz", "parquet"],
+                               key=UPLOADER,
                                max_upload_size=limits.MAX_LOG_BYTES // 1_000_000)
         side = st.file_uploader("Header (JSON, optional)", type=["json"], key=HEADER_UPLOADER,
                                 max_upload_size=max(1, limits.MAX_UPLOAD_BYTES // 1_000_000))
