@@ -66,6 +66,8 @@ TASKS = ("regret", "identify", "lexicographic")
 HEADER_KEYS = ("algorithm", "seed", "arms", "arm_names", "directions", "horizon", "params", "task", "recommendation",
                "stopped_at", "means", "instance")
 UNKNOWN_NAME = "logged run"
+VIEW_ENV = "BANDITVIZ_VIEW"  # the log `python -m banditviz view` hands to the app's Watch page
+VIEW_HEADER_ENV = "BANDITVIZ_VIEW_HEADER"  # its side JSON
 _NPZ_MAGIC = b"PK\x03\x04"
 _PARQUET_MAGIC = b"PAR1"
 _MAGIC = re.compile(r"^banditviz-log v(\d+)$")

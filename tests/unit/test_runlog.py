@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import banditviz
-from banditviz import Instance, Trace, limits, runlog
+from banditviz import Instance, Trace, cli, limits, runlog
 from banditviz.cli import main
 from banditviz.figures import animate, explain
 from banditviz.figures.animate import UNKNOWN_TRUTH
@@ -199,7 +199,7 @@ def test_a_side_json_gives_the_header_and_must_agree_with_it(tmp_path):
 
 def test_view_prints_the_run_and_writes_its_figure(tmp_path, capsys):
     (tmp_path / "run.csv").write_text(PLAIN)
-    assert main(["view", str(tmp_path / "run.csv")]) == 0
+    assert main(["view", str(tmp_path / "run.csv"), "--html", str(tmp_path / "run.html")]) == 0
     out = capsys.readouterr().out
     assert "true means unknown" in out and "pulls      0:2 1:1 2:1" in out
     html = (tmp_path / "run.html").read_text()
@@ -207,6 +207,32 @@ def test_view_prints_the_run_and_writes_its_figure(tmp_path, capsys):
     (tmp_path / "bad.csv").write_text("round,arm,reward[a]\n1,0,x\n")
     assert main(["view", str(tmp_path / "bad.csv"), "--html", ""]) == 2
     assert "error: reward[a]: row 1 (line 2 of the file) has 'x'" in capsys.readouterr().err
+
+
+def test_view_without_html_opens_the_app_with_the_file_handed_over(tmp_path, capsys, monkeypatch):
+    started = []
+
+    def fake_run(argv, env, cwd, check):  # instead of starting a server: what it would be started with
+        started.append((argv, env, cwd))
+        return type("Done", (), {"returncode": 0})()
+
+    monkeypatch.setattr(cli.subprocess, "run", fake_run)
+    monkeypatch.setenv(runlog.VIEW_HEADER_ENV, "/stale.json")
+    (tmp_path / "run.csv").write_text(PLAIN)
+    assert main(["view", str(tmp_path / "run.csv"), "--port", "8599", "--plugin", "my_module"]) == 0
+    assert "app        http://localhost:8599/ (Watch plays" in capsys.readouterr().out
+    (argv, env, cwd), = started
+    assert argv[1:4] == ["-m", "streamlit", "run"] and Path(argv[4]) == ROOT / "app.py" and argv[-1] == "8599"
+    assert env[runlog.VIEW_ENV] == str(tmp_path / "run.csv") and runlog.VIEW_HEADER_ENV not in env
+    assert env["BANDITVIZ_PLUGINS"].endswith("my_module")
+    # a saved trace is handed over as its log; a bad file never starts the app
+    trace = banditviz.run(BOTH, "pareto_ucb1", 50, seed=1)
+    trace.save(tmp_path / "trace.npz")
+    assert main(["view", str(tmp_path / "trace.npz"), "--header", str(tmp_path / "run.csv")]) == 2  # header: log only
+    assert main(["view", str(tmp_path / "trace.npz")]) == 0
+    assert same_run(trace, Trace.from_log(started[-1][1][runlog.VIEW_ENV]))
+    (tmp_path / "bad.csv").write_text("round,arm,reward[a]\n1,0,x\n")
+    assert main(["view", str(tmp_path / "bad.csv")]) == 2 and len(started) == 2
 
 
 def test_the_log_format_is_documented_where_a_user_finds_it():
