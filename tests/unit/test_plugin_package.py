@@ -60,14 +60,6 @@ def install(target: Path, module: str, name: str, entry_point: bool) -> None:
         (info / "RECORD").write_text("")
 
 
-@pytest.fixture
-def registry():
-    before = dict(ALGORITHMS)
-    yield ALGORITHMS
-    ALGORITHMS.clear()
-    ALGORITHMS.update(before)
-
-
 def test_an_installed_package_registers_its_algorithm_through_its_entry_point(registry, tmp_path, monkeypatch):
     install(tmp_path, "outside_round_robin", "outside_rr", entry_point=True)
     assert banditviz.load_plugins() == [] and "outside_rr" not in ALGORITHMS  # not installed yet
