@@ -28,9 +28,10 @@ from .algorithms.base import ACCEPTED, ACTIVE, CANDIDATE, REJECTED, STATUS_NAMES
 from .conformance import check_algorithm
 from .instances import PRESETS, Instance, preset
 from .plugins import load_plugins
+from .recorder import Recorder
 from .simulate import AlgorithmError, run
 from .trace import Trace
 
 __all__ = ["ACCEPTED", "ACTIVE", "ALGORITHMS", "CANDIDATE", "PRESETS", "REJECTED", "STATUS_NAMES", "Algorithm",
-           "AlgorithmError", "Instance", "Param", "Problem", "RoundState", "Trace", "check_algorithm",
+           "AlgorithmError", "Instance", "Param", "Problem", "Recorder", "RoundState", "Trace", "check_algorithm",
            "get_algorithm", "load_plugins", "preset", "register", "run", "sweep"]

@@ -7,7 +7,9 @@
 * ``list``: the algorithm, preset and generator names the other commands accept.
 * ``check``: `banditviz.check_algorithm` on registered algorithms (an outside one loaded with ``--plugin``).
 * ``view``: a run logged by one's own code (`Trace.from_log`, format in `banditviz.runlog`) or a saved trace:
-  prints what it holds and writes the self-contained HTML page that plays it (as ``export`` does).
+  prints what it holds and opens the app's Watch page on it (``streamlit run app.py``, the file handed over by
+  `runlog.VIEW_ENV`), or with ``--html OUT`` writes the self-contained HTML page that plays it as Watch does (as
+  ``export`` does).
 
 Every command loads the outside algorithms first (`banditviz.plugins`: entry points, ``BANDITVIZ_PLUGINS``,
 ``--plugin MODULE``); a plugin that fails to import is reported on stderr and the command goes on.
@@ -26,7 +28,10 @@ import argparse
 import dataclasses
 import importlib.metadata
 import json
+import os
+import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections.abc import Sequence
@@ -35,8 +40,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from . import ALGORITHMS, PRESETS, Instance, preset
+from . import ALGORITHMS, PRESETS, Instance, preset, runlog
 from .conformance import check_algorithm
+from .plugins import ENV_VAR as PLUGINS_ENV
 from .plugins import load_plugins
 from .simulate import AlgorithmError, run
 from .sweep import BACKENDS, GENERATORS, load_config, provenance, summary, write_parquet
@@ -308,8 +314,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _read_run(path: str, header: str | None) -> Trace:
-    """A saved trace (.npz) or a log (any other file), with its side JSON."""
-    if Path(path).suffix == ".npz":
+    """A saved trace (an .npz file that is not a log) or a log (CSV, npz or Parquet), with its side JSON."""
+    if Path(path).suffix == ".npz" and not runlog.is_npz_log(path):
         if header:
             raise ValueError("--header: only for a log; a saved trace (.npz) holds its instance")
         try:
@@ -320,7 +326,8 @@ def _read_run(path: str, header: str | None) -> Trace:
 
 
 def cmd_view(args: argparse.Namespace, out: TextIO) -> int:
-    """Summary of a logged run (or a saved trace) and the page that plays it as Watch does (`export.write_page`)."""
+    """Summary of a logged run (or a saved trace), then the app on it, or the page that plays it as Watch does
+    (``--html``: `export.write_page`)."""
     from .export import write_page  # the figures only for this command: the others start faster without plotly
 
     trace = _read_run(args.file, args.header)
@@ -344,7 +351,34 @@ def cmd_view(args: argparse.Namespace, out: TextIO) -> int:
                     "html": None if html is None else str(html)})
     else:
         out.write("\n".join(lines) + "\n")
-    return 0
+    return _open_app(args, trace, sys.stderr if args.json else out) if args.html is None else 0
+
+
+def _open_app(args: argparse.Namespace, trace: Trace, out: TextIO) -> int:
+    """``streamlit run app.py`` with the file (and its side JSON, and the ``--plugin`` modules) handed to Watch by
+    environment variables (a saved trace as its log, written to a temporary file); prints the URL and waits until
+    the server stops (Ctrl+C)."""
+    app = Path(__file__).resolve().parents[1] / "app.py"
+    if not app.is_file():
+        raise OSError(f"view: the app ({app}) is not beside the installed package; write the figure with --html OUT")
+    env = {k: v for k, v in os.environ.items() if k != runlog.VIEW_HEADER_ENV}
+    path = Path(args.file).resolve()
+    if path.suffix == ".npz" and not runlog.is_npz_log(path):  # a saved trace: Watch opens logs
+        path = Path(tempfile.mkdtemp(prefix="banditviz-view-")) / f"{path.stem}.log.npz"
+        trace.to_log(path)
+    env[runlog.VIEW_ENV] = str(path)
+    if args.header:
+        env[runlog.VIEW_HEADER_ENV] = str(Path(args.header).resolve())
+    if args.plugin:
+        env[PLUGINS_ENV] = ",".join(filter(None, [os.environ.get(PLUGINS_ENV, ""), *args.plugin]))
+    out.write(f"app        http://localhost:{args.port}/ (Watch plays {args.file}; Ctrl+C to stop)\n")
+    out.flush()
+    try:
+        done = subprocess.run([sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)],
+                              env=env, cwd=app.parent, check=False)
+    except KeyboardInterrupt:
+        return 0
+    return 0 if done.returncode in (0, -2, 130) else 1
 
 
 # ---------------------------------------------------------------------- parser
@@ -492,23 +526,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("view", formatter_class=fmt, parents=[common],
-                       help="a run logged by your own code: summary and animated HTML figure",
-                       description="Read a run logged by your own code (a CSV log, format banditviz-log v1: "
-                                   "round, arm, reward[<objective>] columns, optional estimates, bounds, status, "
-                                   "front and a '#' JSON header; see help(banditviz.runlog)) or a trace saved by "
-                                   "banditviz (.npz), print what it holds and write its animated figure.",
+                       help="a run logged by your own code: summary, then the app on it (or an HTML figure)",
+                       description="Read a run logged by your own code (a CSV, npz or Parquet log, format "
+                                   "banditviz-log v1: round, arm, reward[<objective>] columns, optional estimates, "
+                                   "bounds, status, front and a JSON header; see help(banditviz.runlog)) or a trace "
+                                   "saved by banditviz (.npz), print what it holds and open the app's Watch page on "
+                                   "it, or write its animated figure (--html).",
                        epilog=textwrap.dedent("""\
                            examples:
-                             python -m banditviz view my_run.csv
+                             python -m banditviz view my_run.csv                 the app, Watch playing it
                              python -m banditviz view my_run.csv --header truth.json --html my_run.html
 
                            Without the true means (header key 'means' or 'instance') there is no regret: the
-                           figure draws the log's empirical means and pull counts. Open the same file on the
-                           app's Watch page (upload a logged run) to play it there.
+                           figure draws the log's empirical means and pull counts. On a running app, upload the
+                           file on Watch ("Play a run you logged").
                            """))
-    p.add_argument("file", help="a CSV log, or a trace saved by banditviz (.npz)")
+    p.add_argument("file", help="a CSV, npz or Parquet log, or a trace saved by banditviz (.npz)")
     p.add_argument("--header", metavar="JSON", help="side JSON file with the header's keys (e.g. the true means)")
-    p.add_argument("--html", help="where to write the animated figure (default: FILE with .html; '' to skip)")
+    p.add_argument("--html", metavar="OUT", help="write the animated figure to OUT instead of opening the app ('' for "
+                                                 "the summary only)")
+    p.add_argument("--port", type=int, default=8501, help="the app's port (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(handler=cmd_view)
     return parser
@@ -523,8 +560,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 2
     for failure in load_plugins(args.plugin):
         _say(sys.stderr, f"warning: {failure}")
-    if args.command == "view" and args.html is None:
-        args.html = str(Path(args.file).with_suffix(".html"))
     try:
         return args.handler(args, out or sys.stdout)
     except AlgorithmError as exc:  # the algorithm's fault, named with its round and seed: no traceback

@@ -14,6 +14,7 @@ MAX_SEED = 2**32 - 1
 MAX_SEEDS = 10_000
 MAX_UPLOAD_BYTES = 1_000_000
 MAX_LOG_BYTES = 30_000_000  # a logged run (`runlog`): ~10^6 rounds of two objectives
+MAX_LOG_DECODED_BYTES = 150_000_000  # an npz or Parquet log uncompressed (a CSV log's cells take as much, read)
 # horizon x K x snapshots bounds the memory of one trace (snapshots are K x L arrays, rounds are rows).
 MAX_WORK = 2_000_000_000
 

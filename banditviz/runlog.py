@@ -1,5 +1,6 @@
-"""Logged runs: a run of the researcher's own code, read from a CSV log into the fields of a `Trace` (`read`, behind
-`Trace.from_log`) and written from a trace (`write`, behind `Trace.to_log`). Format ``banditviz-log v1``:
+"""Logged runs: a run of the researcher's own code, read from a log into the fields of a `Trace` (`read`, behind
+`Trace.from_log`) and written from a trace (`write`, behind `Trace.to_log`; `banditviz.Recorder` from any loop).
+Format ``banditviz-log v1``, as a CSV file (below), an npz file or a Parquet file (`FORMATS`):
 
 * Optional header lines first, each starting with ``#``: ``# banditviz-log v1`` (the format and its version), and
   ``# {...}``, one JSON object (it may span several ``#`` lines) whose keys are all optional: ``algorithm`` (a name,
@@ -16,6 +17,11 @@
   ``upper[<arm>][<objective>]`` (all K x L columns of each kind; an empty cell: no value yet, a bound may be ``inf``
   or ``-inf``), ``status[<arm>]`` (`STATUS_NAMES`) and ``front`` (the arm indices of the algorithm's front,
   separated by spaces).
+
+The npz and Parquet forms hold the same columns under the same names (numbers as numbers, NaN or null for an empty
+cell; status and front as text, '' for an empty cell) and the header as two texts named ``format`` (``banditviz-log
+v1``) and ``header`` (the JSON object): the npz's 0-d str arrays, the Parquet schema's metadata. They are read and
+validated as the CSV form is (a message names a row without a line), told apart by their first bytes.
 
 Rewards, means, estimates and bounds are written as observed: an objective marked "min" is negated on reading (the
 trace holds the maximised orientation, `Instance`), and back on writing.
@@ -41,9 +47,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import os
 import re
+import zipfile
 from typing import Any
 
 import numpy as np
@@ -60,13 +66,17 @@ TASKS = ("regret", "identify", "lexicographic")
 HEADER_KEYS = ("algorithm", "seed", "arms", "arm_names", "directions", "horizon", "params", "task", "recommendation",
                "stopped_at", "means", "instance")
 UNKNOWN_NAME = "logged run"
+VIEW_ENV = "BANDITVIZ_VIEW"  # the log `python -m banditviz view` hands to the app's Watch page
+VIEW_HEADER_ENV = "BANDITVIZ_VIEW_HEADER"  # its side JSON
+_NPZ_MAGIC = b"PK\x03\x04"
+_PARQUET_MAGIC = b"PAR1"
 _MAGIC = re.compile(r"^banditviz-log v(\d+)$")
 _REWARD = re.compile(r"^reward\[(.+)\]$")
 _BOUNDS = ("estimate", "lower", "upper")
 
 
-def _load(source: Any) -> str:
-    """The text of ``source`` (a path, bytes, text or a binary/text file object)."""
+def _load(source: Any) -> bytes | str:
+    """The content of ``source`` (a path, bytes, text or a binary/text file object), at most `limits.MAX_LOG_BYTES`."""
     if isinstance(source, (str, os.PathLike)) and not (isinstance(source, str) and "\n" in source):
         name = os.fspath(source)
         if not os.path.isfile(name):
@@ -83,12 +93,43 @@ def _load(source: Any) -> str:
         raise ValueError(f"log: must be a path, bytes, text or a file, got {type(source).__name__}")
     if len(data) > limits.MAX_LOG_BYTES:
         raise ValueError(f"log: larger than {limits.MAX_LOG_BYTES:,} bytes")
+    return data
+
+
+def _parse(data: bytes | str) -> tuple[dict[str, Any], _Table]:
+    """The header object and the table of a log in any of the `FORMATS`, told apart by their first bytes."""
+    if isinstance(data, bytes) and data.startswith(_NPZ_MAGIC):
+        return _read_npz(data)
+    if isinstance(data, bytes) and data.startswith(_PARQUET_MAGIC):
+        return _read_parquet(data)
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise ValueError("log: not UTF-8 text (a banditviz log is a CSV file)") from None
-    return data
+            raise ValueError("log: not UTF-8 text (a banditviz log is a CSV, npz or Parquet file)") from None
+    head, body, skipped = _split(data)
+    return head, _Table.from_csv(body, skipped)
+
+
+def _version(line: str) -> bool:
+    """Whether ``line`` names the format (``banditviz-log v1``); ValueError for another version."""
+    match = _MAGIC.match(line)
+    if match and int(match.group(1)) != VERSION:
+        raise ValueError(f"header: format version {int(match.group(1))} is not supported; this banditviz reads "
+                         f"{FORMAT} v{VERSION}")
+    return match is not None
+
+
+def _header(text: str, where: str) -> dict[str, Any]:
+    header: Any = {}
+    if text.strip():
+        try:
+            header = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"header: {where} must hold one JSON object ({exc.msg} at character {exc.pos})") from None
+    if not isinstance(header, dict):
+        raise ValueError(f"header: must be a JSON object, got {type(header).__name__}")
+    return header
 
 
 def _split(text: str) -> tuple[dict[str, Any], str, int]:
@@ -98,23 +139,79 @@ def _split(text: str) -> tuple[dict[str, Any], str, int]:
     while n < len(lines) and lines[n].startswith("#"):
         n += 1
     body = [line[1:].strip() for line in lines[:n]]
-    if body and _MAGIC.match(body[0]):
-        version = int(_MAGIC.match(body[0]).group(1))  # type: ignore[union-attr]
-        if version != VERSION:
-            raise ValueError(f"header: format version {version} is not supported; this banditviz reads "
-                             f"{FORMAT} v{VERSION}")
+    if body and _version(body[0]):
         body = body[1:]
-    joined = " ".join(body).strip()
-    header: Any = {}
-    if joined:
-        try:
-            header = json.loads(joined)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"header: the '#' lines must hold one JSON object ({exc.msg} at character "
-                             f"{exc.pos})") from None
-    if not isinstance(header, dict):
-        raise ValueError(f"header: must be a JSON object, got {type(header).__name__}")
-    return header, "".join(lines[n:]), n
+    return _header(" ".join(body), "the '#' lines"), "".join(lines[n:]), n
+
+
+def _binary_header(entries: dict[str, str]) -> dict[str, Any]:
+    """The header of an npz or Parquet log: its ``format`` and ``header`` entries (both optional)."""
+    form = entries.get("format")
+    if form is not None and not _version(form):
+        raise ValueError(f"header: the 'format' entry must be '{FORMAT} v{VERSION}', got {form[:60]!r}")
+    return _header(entries.get("header", ""), "the 'header' entry")
+
+
+def _read_npz(data: bytes) -> tuple[dict[str, Any], _Table]:
+    """An npz log: one 1-D array per column (named as the CSV's columns; NaN for an empty number cell, '' for an empty
+    text cell), and the 0-d text arrays ``format`` and ``header``. Its arrays may take
+    `limits.MAX_LOG_DECODED_BYTES` once uncompressed."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            size = sum(info.file_size for info in archive.infolist())
+        if size > limits.MAX_LOG_DECODED_BYTES:
+            raise ValueError(f"log: its arrays take more than {limits.MAX_LOG_DECODED_BYTES:,} bytes uncompressed")
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            arrays = {key: z[key] for key in z.files}
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise ValueError(f"log: not a readable npz file ({exc})") from None
+    except ValueError as exc:
+        if str(exc).startswith("log:"):
+            raise
+        raise ValueError(f"log: an npz log holds numbers and text only ({exc})") from None
+    entries = {}
+    for key in ("format", "header"):
+        if key in arrays:
+            value = arrays.pop(key)
+            if value.ndim != 0 or value.dtype.kind != "U":
+                raise ValueError(f"header: the npz entry {key!r} must be one text (a 0-d str array)")
+            entries[key] = str(value)
+    lengths = {key: a.shape for key, a in arrays.items()}
+    n = lengths.get("round", (0,))
+    for key, shape in lengths.items():
+        if len(shape) != 1 or shape != n:
+            raise ValueError(f"{key}: an npz column must be a 1-D array as long as 'round' ({n[0]}), got shape "
+                             f"{shape}")
+    return _binary_header(entries), _Table(pd.DataFrame(arrays), None)
+
+
+def is_npz_log(path: str | os.PathLike[str]) -> bool:
+    """Whether the npz file at ``path`` is a log (it has a ``format`` entry), not a trace saved by `Trace.save`."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return "format.npy" in archive.namelist()
+    except (zipfile.BadZipFile, OSError):
+        return False
+
+
+def _read_parquet(data: bytes) -> tuple[dict[str, Any], _Table]:
+    """A Parquet log: the CSV's columns (null or NaN for an empty cell), the schema metadata ``format`` and
+    ``header``. Its columns may take `limits.MAX_LOG_DECODED_BYTES` once uncompressed."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        file = pq.ParquetFile(io.BytesIO(data))
+        meta = file.metadata
+        size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+        if size > limits.MAX_LOG_DECODED_BYTES:
+            raise ValueError(f"log: its columns take more than {limits.MAX_LOG_DECODED_BYTES:,} bytes uncompressed")
+        table = file.read()
+    except (pa.ArrowException, OSError) as exc:
+        raise ValueError(f"log: not a readable Parquet file ({exc})") from None
+    entries = {k.decode("utf-8", "replace"): v.decode("utf-8", "replace")
+               for k, v in (table.schema.metadata or {}).items() if k in (b"format", b"header")}
+    return _binary_header(entries), _Table(table.to_pandas(), None)
 
 
 def _merge(header: dict[str, Any], side: Any) -> dict[str, Any]:
@@ -144,41 +241,72 @@ def _merge(header: dict[str, Any], side: Any) -> dict[str, Any]:
 
 
 class _Table:
-    """The CSV table, with the row and file line of each cell for the messages."""
+    """The table of a log, with where each row is for the messages: a CSV's cells are text, an npz's or Parquet's
+    number columns stay numbers (NaN for an empty cell) and its other columns become text ('' for an empty cell)."""
 
-    def __init__(self, text: str, skipped: int) -> None:
-        first = next(csv.reader(io.StringIO(text)), [])
-        if len({c.strip() for c in first}) != len(first):
-            raise ValueError("columns: a column name appears twice")
-        try:
-            self.frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, skipinitialspace=True)
-        except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-            raise ValueError(f"log: not a CSV table with a header row ({str(exc).strip()})") from None
+    def __init__(self, frame: pd.DataFrame, skipped: int | None) -> None:
+        self.frame = frame
         self.skipped = skipped
-        self.columns = [str(c) for c in self.frame.columns]
+        self.columns = [str(c) for c in frame.columns]
+        if len(set(self.columns)) != len(self.columns):
+            raise ValueError("columns: a column name appears twice")
+        for column in frame.columns if skipped is None else ():  # a CSV's cells are all text already
+            if not self._numeric(column):
+                frame[column] = frame[column].map(lambda v: "" if v is None or v != v else str(v))
         if len(self.frame) == 0:
             raise ValueError("rows: the log has no round (one row per round after the column names)")
         if len(self.frame) > limits.MAX_HORIZON:
             raise ValueError(f"rows: at most {limits.MAX_HORIZON:,} rounds, got {len(self.frame):,}")
 
+    @classmethod
+    def from_csv(cls, text: str, skipped: int) -> _Table:
+        first = next(csv.reader(io.StringIO(text)), [])
+        if len({c.strip() for c in first}) != len(first):
+            raise ValueError("columns: a column name appears twice")
+        try:
+            frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, skipinitialspace=True)
+        except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+            raise ValueError(f"log: not a CSV table with a header row ({str(exc).strip()})") from None
+        return cls(frame, skipped)
+
+    def _numeric(self, column: str) -> bool:
+        dtype = self.frame[column].dtype
+        return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
     def where(self, i: int) -> str:
-        return f"row {i + 1} (line {i + self.skipped + 2} of the file)"
+        return f"row {i + 1}" + ("" if self.skipped is None else f" (line {i + self.skipped + 2} of the file)")
+
+    def shown(self, column: str, i: int) -> str:
+        """The cell as the message shows it: a text cell quoted, a number as written."""
+        value = self.frame[column].iloc[i]
+        return repr(value) if isinstance(value, str) else str(value.item() if hasattr(value, "item") else value)
+
+    def filled(self, columns: list[str]) -> np.ndarray:
+        """Per row, whether any of ``columns`` has a value (a CSV's cells are read with leading spaces skipped)."""
+        return np.column_stack([self.frame[c].notna().to_numpy() if self._numeric(c)
+                                else self.frame[c].ne("").to_numpy() for c in columns]).any(axis=1)
 
     def numbers(self, column: str, allowed: str, *, rows: np.ndarray | None = None, empty: bool = False,
                 infinite: bool = False) -> np.ndarray:
         """The column (its ``rows``, default all) as floats (NaN for an empty cell where ``empty``), or ValueError at
         its first bad cell."""
         rows = np.arange(len(self.frame)) if rows is None else rows
-        cells = self.frame[column].iloc[rows].str.strip()
-        values = pd.to_numeric(cells.where(cells != "", "nan"), errors="coerce").to_numpy(dtype=float)
-        bad = np.isnan(values) & (cells != "").to_numpy()
+        if self._numeric(column):
+            values = self.frame[column].iloc[rows].to_numpy(dtype=float)
+            bad = np.zeros(len(rows), dtype=bool)
+            missing = np.isnan(values)
+        else:
+            cells = self.frame[column].iloc[rows].str.strip()
+            values = pd.to_numeric(cells.where(cells != "", "nan"), errors="coerce").to_numpy(dtype=float)
+            bad = np.isnan(values) & (cells != "").to_numpy()
+            missing = (cells == "").to_numpy()
         if not empty:
-            bad |= (cells == "").to_numpy()
+            bad |= missing
         if not infinite:
             bad |= np.isinf(values)
         if bad.any():
             i = int(rows[np.argmax(bad)])
-            raise ValueError(f"{column}: {self.where(i)} has {self.frame[column].iloc[i]!r}; allowed {allowed}")
+            raise ValueError(f"{column}: {self.where(i)} has {self.shown(column, i)}; allowed {allowed}")
         return values
 
 
@@ -206,7 +334,7 @@ def _rounds_and_arms(table: _Table, header: dict[str, Any]) -> tuple[np.ndarray,
     expected = np.arange(1, len(rounds) + 1)
     if not np.array_equal(rounds, expected):
         i = int(np.argmax(rounds != expected))
-        raise ValueError(f"round: {table.where(i)} has {table.frame['round'].iloc[i]!r}, expected {i + 1} (one row "
+        raise ValueError(f"round: {table.where(i)} has {table.shown('round', i)}, expected {i + 1} (one row "
                          "per round, the rounds 1, 2, 3, ... in order)")
     K = header.get("arms")
     high = limits.MAX_ARMS - 1 if K is None else _int_in("header: arms", K, 2, limits.MAX_ARMS) - 1
@@ -214,7 +342,7 @@ def _rounds_and_arms(table: _Table, header: dict[str, Any]) -> tuple[np.ndarray,
     bad = (arms != np.round(arms)) | (arms < 0) | (arms > high)
     if bad.any():
         i = int(np.argmax(bad))
-        raise ValueError(f"arm: {table.where(i)} has {table.frame['arm'].iloc[i]!r}; allowed an arm index, a whole "
+        raise ValueError(f"arm: {table.where(i)} has {table.shown('arm', i)}; allowed an arm index, a whole "
                          f"number in [0, {high}]" + ("" if K is not None else " (or say 'arms' in the header)"))
     arms = arms.astype(np.int64)
     return arms, int(K) if K is not None else max(2, int(arms.max()) + 1)
@@ -290,9 +418,7 @@ def _whole(table: _Table, kind: str, wanted: list[str], pattern: str) -> list[st
 
 def _snapshot_rows(table: _Table, cols: dict[str, list[str]]) -> np.ndarray:
     """Indices of the rows that carry a snapshot (any snapshot cell filled), at most `limits.MAX_SNAPSHOTS`."""
-    names = [c for v in cols.values() for c in v]
-    filled = table.frame[names].ne("").any(axis=1).to_numpy()  # cells are read with their leading spaces skipped
-    rows = np.flatnonzero(filled)
+    rows = np.flatnonzero(table.filled([c for v in cols.values() for c in v]))
     if len(rows) > limits.MAX_SNAPSHOTS:
         rows = rows[np.unique(np.round(np.linspace(0, len(rows) - 1, limits.MAX_SNAPSHOTS)).astype(np.int64))]
     return rows
@@ -376,10 +502,18 @@ def read(source: Any, header: Any = None) -> dict[str, Any]:
     """The fields of a `Trace` from a log (module docstring): ``source`` a path, bytes, text or file; ``header`` the
     side JSON (a dict or a path). Every fault is a ValueError naming the field (the column, or ``header``), the row
     (and its line in the file) and what is allowed."""
-    text = _load(source)
-    head, body, skipped = _split(text)
-    head = _merge(head, header)
-    table = _Table(body, skipped)
+    head, table = _parse(_load(source))
+    return fields(table, _merge(head, header))
+
+
+def from_columns(data: dict[str, np.ndarray], head: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a `Trace` from a log's columns and header (as `banditviz.Recorder` holds them), validated as
+    `read` validates a file (a message names the row)."""
+    return fields(_Table(pd.DataFrame(data), None), _merge(head, None))
+
+
+def fields(table: _Table, head: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a `Trace` from a log's table and its header (merged), validated (`read`)."""
     names, reward_cols = _objectives(table)
     arms, K = _rounds_and_arms(table, head)
     directions = head.get("directions")
@@ -432,14 +566,8 @@ def read(source: Any, header: Any = None) -> dict[str, Any]:
             "snapshots": snapshots, "info": info}
 
 
-def _cell(value: float) -> str:
-    return "" if math.isnan(value) else repr(float(value))
-
-
-def write(trace: Any, dest: Any = None) -> str:
-    """The log of ``trace`` (format v1, module docstring; its instance as the header's ``instance`` unless the truth is
-    unknown), written to ``dest`` (a path or a text file) when given; returns the text. Floats are written with
-    ``repr``, so a log read back gives the same arms, rewards and snapshots bit for bit."""
+def _columns(trace: Any) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The header and the columns of ``trace``'s log (numbers as floats, NaN where empty; text '' where empty)."""
     inst, K = trace.instance, trace.instance.K
     if inst.reward_dim != inst.L:
         raise ValueError("trace: a run on a 'distributions' instance (scalar rewards) has no log format yet")
@@ -456,28 +584,83 @@ def write(trace: Any, dest: Any = None) -> str:
     if any(k.startswith("lex_regret_") for k in trace.metrics):
         head["task"] = "lexicographic"
     n = trace.rounds
-    data: dict[str, Any] = {"round": np.arange(1, n + 1), "arm": trace.arms}
+    data: dict[str, np.ndarray] = {"round": np.arange(1, n + 1), "arm": np.asarray(trace.arms, dtype=np.int64)}
     for j, name in enumerate(names):
-        data[f"reward[{name}]"] = [_cell(v) for v in trace.rewards[:, j] * signs[j]]
-    at = {s.t - 1: s for s in trace.snapshots}
-    empty = [*(f"{kind}[{a}][{name}]" for kind in _BOUNDS for a in range(K) for name in names),
-             *(f"status[{a}]" for a in range(K)), "front"]
-    data.update({column: [""] * n for column in empty})
-    for r, s in at.items():
-        shown = {"estimate": s.estimates * signs, "lower": np.where(signs < 0, -s.upper, s.lower),
-                 "upper": np.where(signs < 0, -s.lower, s.upper)}  # a minimised objective's bounds swap
-        for kind, grid in shown.items():
-            for a in range(K):
-                for j, name in enumerate(names):
-                    data[f"{kind}[{a}][{name}]"][r] = _cell(grid[a, j])
-        for a in range(K):
-            data[f"status[{a}]"][r] = STATUS_NAMES[int(s.status[a])]
-        data["front"][r] = " ".join(str(int(a)) for a in s.front)
-    text = (f"# {FORMAT} v{VERSION}\n# {json.dumps(head, allow_nan=False)}\n"
-            + pd.DataFrame(data).to_csv(index=False, lineterminator="\n"))
+        data[f"reward[{name}]"] = trace.rewards[:, j] * signs[j]
+    grids = {kind: np.full((n, K, len(names)), np.nan) for kind in _BOUNDS}
+    status, front = np.full((n, K), "", dtype=object), np.full(n, "", dtype=object)
+    for s in trace.snapshots:
+        r = s.t - 1
+        grids["estimate"][r] = s.estimates * signs
+        grids["lower"][r] = np.where(signs < 0, -s.upper, s.lower)  # a minimised objective's bounds swap
+        grids["upper"][r] = np.where(signs < 0, -s.lower, s.upper)
+        status[r] = [STATUS_NAMES[int(c)] for c in s.status]
+        front[r] = " ".join(str(int(a)) for a in s.front)
+    for kind, grid in grids.items():
+        data.update({f"{kind}[{a}][{name}]": grid[:, a, j] for a in range(K) for j, name in enumerate(names)})
+    data.update({f"status[{a}]": status[:, a].astype(str) for a in range(K)})
+    data["front"] = front.astype(str)
+    return head, data
+
+
+def _csv(head: dict[str, Any], data: dict[str, np.ndarray]) -> str:
+    cells = {}
+    for key, col in data.items():
+        if col.dtype.kind == "f":  # repr only where a value is: most snapshot cells are empty
+            given = ~np.isnan(col)
+            cells[key] = np.full(len(col), "", dtype=object)
+            cells[key][given] = [repr(float(v)) for v in col[given]]
+        else:
+            cells[key] = col
+    return (f"# {FORMAT} v{VERSION}\n# {json.dumps(head, allow_nan=False)}\n"
+            + pd.DataFrame(cells).to_csv(index=False, lineterminator="\n"))
+
+
+def _npz(head: dict[str, Any], data: dict[str, np.ndarray]) -> bytes:
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, format=np.array(f"{FORMAT} v{VERSION}"),
+                        header=np.array(json.dumps(head, allow_nan=False)), **data)
+    return buffer.getvalue()
+
+
+def _parquet(head: dict[str, Any], data: dict[str, np.ndarray]) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table(data, metadata={"format": f"{FORMAT} v{VERSION}", "header": json.dumps(head, allow_nan=False)})
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    return buffer.getvalue()
+
+
+FORMATS = {"csv": _csv, "npz": _npz, "parquet": _parquet}
+
+
+def form_of(dest: Any, form: str | None) -> str:
+    """The format to write: ``form`` if given, else ``dest``'s suffix (.npz, .parquet), else CSV."""
+    if form is None:
+        suffix = os.path.splitext(os.fspath(dest))[1].lower() if isinstance(dest, (str, os.PathLike)) else ""
+        form = {".npz": "npz", ".parquet": "parquet"}.get(suffix, "csv")
+    if form not in FORMATS:
+        raise ValueError(f"format: must be one of {list(FORMATS)}, got {form!r}")
+    return form
+
+
+def save(head: dict[str, Any], data: dict[str, np.ndarray], dest: Any, form: str | None) -> str | bytes:
+    """The log of ``head`` and ``data`` in its format (`form_of`), written to ``dest`` (a path or a file) if given."""
+    form = form_of(dest, form)
+    content = FORMATS[form](head, data)
     if isinstance(dest, (str, os.PathLike)):
-        with open(dest, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with open(dest, "w" if form == "csv" else "wb", **({"encoding": "utf-8"} if form == "csv" else {})) as fh:
+            fh.write(content)
     elif dest is not None:
-        dest.write(text)
-    return text
+        dest.write(content)
+    return content
+
+
+def write(trace: Any, dest: Any = None, form: str | None = None) -> str | bytes:
+    """The log of ``trace`` (format v1, module docstring; its instance as the header's ``instance`` unless the truth is
+    unknown) as CSV text, or npz or Parquet bytes (``form``, else ``dest``'s suffix), written to ``dest`` (a path or
+    a file) when given; returns it. Floats are written exactly (CSV: ``repr``), so a log read back gives the same
+    arms, rewards and snapshots bit for bit."""
+    return save(*_columns(trace), dest, form)

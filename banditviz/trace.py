@@ -187,16 +187,18 @@ class Trace:
     # ------------------------------------------------------------------ logs of one's own runs
     @classmethod
     def from_log(cls, source: Any, header: Any = None) -> Trace:
-        """A run logged by one's own code, read from a CSV log (format ``banditviz-log v1``, `runlog`): ``source`` a
-        path, bytes, text or file; ``header`` an optional side JSON (a dict or a path) with the header's keys (the
-        algorithm's name, the seed, the number of arms, the directions, the true means...). Without the true means,
-        the trace draws what the log knows (empirical means, pull counts) and records no regret (`runlog`).
+        """A run logged by one's own code, read from a CSV, npz or Parquet log (format ``banditviz-log v1``, `runlog`;
+        the form told by the content): ``source`` a path, bytes, text or file; ``header`` an optional side JSON (a
+        dict or a path) with the header's keys (the algorithm's name, the seed, the number of arms, the directions,
+        the true means...). Without the true means, the trace draws what the log knows (empirical means, pull counts)
+        and records no regret (`runlog`).
         Every fault is a ValueError naming the column or header key, the row and what is allowed."""
         return cls(**runlog.read(source, header))
 
-    def to_log(self, dest: str | os.PathLike[str] | Any = None) -> str:
-        """This run as a CSV log (`runlog.write`): to ``dest`` (a path or a text file) if given; returns the text."""
-        return runlog.write(self, dest)
+    def to_log(self, dest: str | os.PathLike[str] | Any = None, format: str | None = None) -> str | bytes:
+        """This run as a log (`runlog.write`): CSV text, or npz or Parquet bytes (``format`` "csv", "npz" or
+        "parquet", default ``dest``'s suffix, else CSV), to ``dest`` (a path or a file) if given; returns it."""
+        return runlog.write(self, dest, format)
 
     # ------------------------------------------------------------------ save / load
     def save(self, path: str | os.PathLike[str]) -> Path:

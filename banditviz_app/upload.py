@@ -1,5 +1,10 @@
-"""Watch a run logged by one's own code: upload a CSV log (`banditviz.Trace.from_log`, format in `banditviz.runlog`),
-optionally with a side JSON header (the true means...), and play it with the page's player like any run.
+"""Watch a run logged by one's own code: upload a CSV, npz or Parquet log (`banditviz.Trace.from_log`, format in
+`banditviz.runlog`), optionally with a side JSON header (the true means...), and play it with the page's player like
+any run.
+
+``python -m banditviz view FILE`` hands its file to the app by the environment variables `VIEW_ENV` (the log's path)
+and `VIEW_HEADER_ENV` (its side JSON's): Watch plays it until a file is uploaded (decision: every session of that
+local server starts on it; a user's upload replaces it, removing the upload goes back to it).
 
 A bad file is a message in the page naming the column (or header key), the row and what is allowed, never a
 traceback; the instance and the run being watched are kept (a log never touches the session's setting). Parsed runs
@@ -10,18 +15,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
 import streamlit as st
 
 import banditviz
-from banditviz import figures, limits, words
+from banditviz import figures, limits, runlog, words
 
 from . import state
 
 UPLOADER = "watch_log"
 HEADER_UPLOADER = "watch_log_header"
+VIEW_ENV, VIEW_HEADER_ENV = runlog.VIEW_ENV, runlog.VIEW_HEADER_ENV
 CACHE = {"max_entries": 8, "show_spinner": False}
 
 
@@ -54,25 +61,49 @@ def _animation(data: bytes, header: bytes | None, height: int, heights: tuple[in
     return figures.animate(_read(data, header), controls=False, height=height, heights=heights, present=present)
 
 
+def _handed_over() -> tuple[str, bytes, bytes | None] | None:
+    """The file ``python -m banditviz view`` hands over (`VIEW_ENV`): its name, content and side JSON, or None."""
+    path = os.environ.get(VIEW_ENV)
+    if not path:
+        return None
+    contents = []
+    for name in (path, os.environ.get(VIEW_HEADER_ENV)):
+        if not name:
+            contents.append(None)
+            continue
+        if not os.path.isfile(name) or os.path.getsize(name) > limits.MAX_LOG_BYTES:
+            raise ValueError(f"{VIEW_ENV}: no file {name!r} of at most {limits.MAX_LOG_BYTES:,} bytes")
+        with open(name, "rb") as fh:
+            contents.append(fh.read())
+    return os.path.basename(path), contents[0], contents[1]
+
+
 def logged_run() -> Logged | None:
-    """The uploader (a CSV log and an optional side JSON) in an expander; the run it reads as, or None (nothing
-    uploaded, or a bad file: its message is shown where the uploader is)."""
+    """The uploader (a log and an optional side JSON) in an expander; the run it reads as, else the file handed over
+    by ``view`` (`_handed_over`), else None (nothing given, or a bad file: its message is shown where the uploader
+    is)."""
     with st.expander("Play a run you logged", expanded=bool(st.session_state.get(UPLOADER))):
         st.caption("A CSV with columns round, arm and reward[<objective>] (optionally estimate, lower, upper, "
-                   "status, front, and a '#' JSON header with the true means): see `help(banditviz.runlog)`. "
+                   "status, front, and a '#' JSON header with the true means), or the same log as npz or Parquet "
+                   "(`banditviz.Recorder` writes one): see `help(banditviz.runlog)`. "
                    "Without the true means there is no regret: the figure draws the log's empirical means. "
                    "Your instance is kept; remove the file to watch it again.")
-        log = st.file_uploader("Logged run (CSV)", type=["csv", "txt"], key=UPLOADER,
-                               max_upload_size=limits.MAX_LOG_BYTES // 1_000_000)
+        log = st.file_uploader("Logged run (CSV, npz or Parquet)", type=["csv", "txt", "npz", "parquet"],
+                               key=UPLOADER, max_upload_size=limits.MAX_LOG_BYTES // 1_000_000)
         side = st.file_uploader("Header (JSON, optional)", type=["json"], key=HEADER_UPLOADER,
                                 max_upload_size=max(1, limits.MAX_UPLOAD_BYTES // 1_000_000))
-        if log is None:
-            return None
-        data, header = log.getvalue(), None if side is None else side.getvalue()
         try:
+            if log is not None:
+                name, data, header = log.name, log.getvalue(), None if side is None else side.getvalue()
+            elif (given := _handed_over()) is not None:
+                name, data, header = given
+                st.caption(f"Playing **{state.plain(name)}**, opened by `python -m banditviz view`; upload a file "
+                           "to play another.")
+            else:
+                return None
             return Logged(data, header, _read(data, header))
         except ValueError as exc:
-            state.show_error(exc, f"{log.name} was not read")
+            state.show_error(exc, f"{name if log is not None else os.environ.get(VIEW_ENV)} was not read")
             return None
 
 

@@ -28,3 +28,14 @@ def variant():
 
     yield build
     assert ALGORITHMS == before, "a test variant leaked into the algorithm registry"
+
+
+@pytest.fixture
+def registry():
+    """The registry as it was before the test, restored after (the test registers algorithms of its own)."""
+    from banditviz.algorithms import ALGORITHMS
+
+    before = dict(ALGORITHMS)
+    yield ALGORITHMS
+    ALGORITHMS.clear()
+    ALGORITHMS.update(before)

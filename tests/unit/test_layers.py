@@ -25,7 +25,7 @@ LAYER_NAMES = ("model", "learners", "engine", "figures", "top", "app")
 MODEL_MODULES = {"instances", "words", "environment", "rewards", "_noise", "limits", "seeding", "datasets", "pareto",
                  "presets"}
 ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fronts", "guarantees", "experiments", "calibration",
-                  "reproduce", "claims", "results", "conformance", "plugins", "runlog", "winners"}
+                  "reproduce", "claims", "results", "conformance", "plugins", "runlog", "recorder", "winners"}
 TRUTH = {"banditviz.environment", "banditviz.rewards"}
 
 

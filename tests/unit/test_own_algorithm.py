@@ -23,15 +23,6 @@ sys.path.insert(0, str(ROOT / "examples"))
 
 
 @pytest.fixture
-def registry():
-    """The registry as it was before the test, restored after (the test registers algorithms of its own)."""
-    before = dict(ALGORITHMS)
-    yield ALGORITHMS
-    ALGORITHMS.clear()
-    ALGORITHMS.update(before)
-
-
-@pytest.fixture
 def example(registry):
     """The README's example algorithm (examples/greedy_pareto.py), registered afresh."""
     module = importlib.reload(importlib.import_module("greedy_pareto"))
