@@ -233,7 +233,7 @@ def submit_run(page, values: dict[str, str], until: str) -> None:
             field = page.get_by_role("spinbutton", name=name)
             field.fill(value)
             field.press("Tab")
-        page.get_by_role("button", name="Run").click()
+        page.get_by_role("button", name="Run", exact=True).click()
         try:
             page.wait_for_function("(t) => location.search.includes(t)", arg=until, timeout=20_000)
             return
