@@ -74,27 +74,47 @@ def test_an_installed_package_registers_its_algorithm_through_its_entry_point(re
 
 
 SWEEP = textwrap.dedent("""
-    import json, banditviz
+    import json, os, banditviz
     failures = banditviz.load_plugins()
-    frames = [banditviz.sweep("default", ["env_rr"], [1, 2], 40, backend=b, workers=1)
-              for b in ("processes", "serial")]
-    print(json.dumps({"failures": failures, "rows": len(frames[0]), "same": frames[0].equals(frames[1]),
-                      "regret": float(frames[0]["cum_pareto_regret"].sum())}))
+
+    def table(backend):
+        if backend != "dask":
+            return banditviz.sweep("default", ["env_rr"], [1, 2], 40, backend=backend, workers=1)
+        import distributed
+        with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
+                                      dashboard_address=None) as cluster:
+            return banditviz.sweep("default", ["env_rr"], [1, 2], 40, backend="dask",
+                                   scheduler=cluster.scheduler_address)
+
+    if __name__ == "__main__":
+        frames = [table(b) for b in (os.environ["BACKEND"], "serial")]
+        print(json.dumps({"failures": failures, "rows": len(frames[0]), "same": frames[0].equals(frames[1]),
+                          "regret": float(frames[0]["cum_pareto_regret"].sum())}))
 """)
 
 
-def sweep_in_a_fresh_interpreter(tmp_path: Path, plugins: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), "BANDITVIZ_PLUGINS": plugins}
-    return subprocess.run([sys.executable, "-c", SWEEP], env=env, capture_output=True, text=True, timeout=300)
+def sweep_in_a_fresh_interpreter(tmp_path: Path, plugins: str,
+                                 backend: str = "processes") -> subprocess.CompletedProcess:
+    """The sweep of a plugin's algorithm on ``backend`` (its workers in other processes) and serially, in a new
+    interpreter whose only way to the plugin is ``BANDITVIZ_PLUGINS`` (and its directory on the path)."""
+    script = tmp_path / "sweep_plugin.py"  # a file: Dask's and the pool's workers re-import the main module
+    script.write_text(SWEEP)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), "BANDITVIZ_PLUGINS": plugins,
+           "BACKEND": backend}
+    return subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.slow
-def test_a_process_sweep_runs_a_plugin_named_by_the_variable(tmp_path):
+@pytest.mark.parametrize("backend", ["processes", "dask"])
+def test_a_process_sweep_runs_a_plugin_named_by_the_variable(tmp_path, backend):
+    """On a process pool and on a local Dask cluster (processes), as serially."""
+    if backend == "dask":
+        pytest.importorskip("distributed")
     install(tmp_path, "env_round_robin", "env_rr", entry_point=False)
-    done = sweep_in_a_fresh_interpreter(tmp_path, "env_round_robin")
+    done = sweep_in_a_fresh_interpreter(tmp_path, "env_round_robin", backend)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["failures"] == [] and result["rows"] == 2 * 40 and result["same"] and result["regret"] > 0
     # the variable is what brought it: without it the sweep does not know the name
-    done = sweep_in_a_fresh_interpreter(tmp_path, "")
+    done = sweep_in_a_fresh_interpreter(tmp_path, "", backend)
     assert done.returncode != 0 and "env_rr" in done.stderr
