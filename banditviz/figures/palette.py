@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -176,10 +177,39 @@ def for_projector(fig: Any, least: int = PRESENT_TEXT.tick) -> Any:
 
 
 def legible(fig: Any) -> Any:
-    """``fig`` (a `go.Figure` built with its own axes, e.g. by `make_subplots`) given `finish`'s fonts; returns it."""
+    """``fig`` (a `go.Figure` built with its own axes, e.g. by `make_subplots`) given `finish`'s fonts and
+    `log_ticks`; returns it."""
     layout = fig.layout.to_plotly_json()
     fig.update_layout(finish({k: v for k, v in layout.items() if _AXIS_KEY.match(k) or _SCENE_KEY.match(k)}))
+    fig.update_layout(log_ticks(fig))
     return fig
+
+
+def log_ticks(fig: Any) -> dict:
+    """Tick steps for ``fig``'s log axes, so that every label is drawn at the tick font's size: Plotly labels the 2s
+    and 5s (or every digit) between powers of ten of a short log axis at three quarters of it (12 px for 16). A
+    data span of a decade or more: powers of ten only; less: a linear step of 1, 2 or 5 times a power of ten, about
+    four labels."""
+    out = {}
+    for name, axis in fig.layout.to_plotly_json().items():
+        if not (_AXIS_KEY.match(name) and axis.get("type") == "log") or "dtick" in axis:
+            continue
+        letter, ref = name[0], name[0] + name[5:]  # "xaxis2" -> "x2"
+        values = np.concatenate([np.ravel(np.asarray(getattr(t, letter), dtype=float)) for t in fig.data
+                                 if (getattr(t, f"{letter}axis", None) or letter) == ref
+                                 and getattr(t, letter, None) is not None] or [np.empty(0)])
+        values = values[np.isfinite(values) & (values > 0)]
+        if values.size == 0:
+            continue
+        low, high = float(values.min()), float(values.max())
+        if high >= 10 * low:
+            out[name] = {"dtick": 1}
+            continue
+        raw = (high - low) / 4 or high
+        power = 10.0 ** np.floor(np.log10(raw))
+        out[name] = {"dtick": "L" + format(next(m * power for m in (1, 2, 5, 10) if m * power >= raw), "g"),
+                     "tick0": 0}
+    return out
 
 
 def _luminance(color: str) -> float:

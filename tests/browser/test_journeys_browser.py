@@ -660,8 +660,8 @@ def test_presentation_mode_holds_on_every_page(new_context, server, screenshot):
         page.locator(".st-key-bv_present_bar a", has_text=title).click()  # the bar above the page
         presenting_clean(page, PRESENTING_HEADINGS[title])
         settle(page)
-        if title != "Compare":  # (Compare draws its figures after a run)
-            page.wait_for_selector(FIGURE)
+        if title != "Compare":  # (Compare draws its figures after a run; Design's 2-D preview is its arms canvas)
+            page.wait_for_selector(".bv-canvas .bv-arm" if title == "Design" else FIGURE)
         page.wait_for_timeout(800)  # tables and figures finish drawing
         screenshot(page, f"journey_present_{title.lower()}")
     context = new_context(*LAPTOP)  # the link, opened elsewhere on another page
