@@ -5,8 +5,6 @@ Screenshots of each page go to artifacts/screenshots/ (git-ignored) for a person
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -134,16 +132,3 @@ def test_every_page_opens(page, server, screenshot):
         wait_app(page)
         page.wait_for_timeout(700)
         screenshot(page, f"learn_{i}")
-
-
-def test_design_upload_of_bad_json_shows_an_error(page, server, tmp_path, screenshot):
-    goto_page(page, server, "Design")
-    page.get_by_role("tab", name="Import JSON").click()
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"kind": "means", "means": [[0.5, "x"], [0.1, 0.2]]}))
-    page.locator("input[type='file']").set_input_files(str(bad))
-    page.wait_for_selector("[data-testid='stAlertContentError']", timeout=30_000)
-    no_exception(page)
-    assert "means" in page.locator("[data-testid='stAlertContentError']").first.inner_text()
-    assert url_holds(page, "preset=default")  # the instance is kept
-    screenshot(page, "design_bad_upload")

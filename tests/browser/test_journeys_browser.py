@@ -220,17 +220,32 @@ def test_design_edits_are_kept_across_pages(new_context, server, screenshot, tmp
     screenshot(page, "journey_design_third_edit")
 
 
+def choose_file(page, path, said: str) -> None:
+    """Choose ``path`` in the page's file field until an error saying ``said`` shows, as a person chooses a file
+    again when nothing happened (three times at most): under load a chosen file once showed no message within 60 s
+    (1 of 4 fresh-clone runs, and once in a loaded run of the browser tests; not reproduced alone, cause not found)."""
+    for attempt in range(3):
+        page.locator("input[type='file']").set_input_files(str(path))
+        try:
+            wait_text(page, said, "[data-testid='stAlertContentError']", timeout=25_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+            settle(page)
+
+
 def test_a_rejected_upload_shows_its_own_message(new_context, server, screenshot, tmp_path):
     page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
     page.get_by_role("tab", name="Import JSON").click()
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"kind": "means", "means": [[0.5, "x"], [0.1, 0.2]]}))
-    page.locator("input[type='file']").set_input_files(str(bad))
-    wait_text(page, "Upload not loaded", "[data-testid='stAlertContentError']")
+    choose_file(page, bad, "Upload not loaded")
+    no_traceback(page)
+    assert "means" in page.locator("[data-testid='stAlertContentError']").first.inner_text()
     big = tmp_path / "big.json"
     big.write_text(" " * 2_400_000 + "{}")
-    page.locator("input[type='file']").set_input_files(str(big))
-    wait_text(page, "big.json", "[data-testid='stAlertContentError']")
+    choose_file(page, big, "big.json")
     errors = page.locator("[data-testid='stAlertContentError']").all_inner_texts()
     assert len(errors) == 1 and "larger than" in errors[0] and "bad.json" not in errors[0], errors
     assert query(page)["preset"] == "default"  # the instance is kept
