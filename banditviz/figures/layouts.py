@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import plotly.graph_objects as go
 
 from .curves import Curves
 from .frames import Panel, num
 from .objective_space import SCENE_ASPECT, SCENE_CAMERA, Scene, Strips
+from .palette import nice_step
 
 SCENE_WIDTH = 0.64  # share of the figure's width: a 3-D scene needs more than a plane (its corners stick out)
 TALL_RACE = 700  # px: a 3-D race figure at least this tall draws its scenes above the curves, else beside them
@@ -67,10 +67,8 @@ def strip_ticks(main: Strips, i: int, px: float) -> dict:
     labels at least 1.75 fonts apart (Plotly's ``nticks`` is only a ceiling: in a 45 px strip it drew 0 and 1 28 px
     apart in 22 px type)."""
     lo, hi = main.ranges[i]
-    raw = (hi - lo) * 1.75 * main.ctx.text.tick / max(px, 1.0)
-    power = 10.0 ** np.floor(np.log10(raw))
-    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw * (1 - 1e-9))
-    return {f"yaxis{main.first + i}.dtick": float(step), f"yaxis{main.first + i}.tick0": 0.0}
+    step = nice_step((hi - lo) * 1.75 * main.ctx.text.tick / max(px, 1.0))
+    return {f"yaxis{main.first + i}.dtick": step, f"yaxis{main.first + i}.tick0": 0.0}
 
 
 def legend_rows(fig: go.Figure, columns: int) -> int:

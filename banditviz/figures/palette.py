@@ -205,11 +205,14 @@ def log_ticks(fig: Any) -> dict:
         if high >= 10 * low:
             out[name] = {"dtick": 1}
             continue
-        raw = (high - low) / 4 or high
-        power = 10.0 ** np.floor(np.log10(raw))
-        out[name] = {"dtick": "L" + format(next(m * power for m in (1, 2, 5, 10) if m * power >= raw), "g"),
-                     "tick0": 0}
+        out[name] = {"dtick": "L" + format(nice_step((high - low) / 4 or high), "g"), "tick0": 0}
     return out
+
+
+def nice_step(raw: float) -> float:
+    """The smallest step of 1, 2 or 5 times a power of ten that is at least ``raw`` (> 0)."""
+    power = 10.0 ** np.floor(np.log10(raw))
+    return float(next(m * power for m in (1, 2, 5, 10) if m * power >= raw * (1 - 1e-9)))
 
 
 def _luminance(color: str) -> float:
