@@ -20,24 +20,10 @@ NO_RACE = "(no race)"
 # Presentation mode (app-wide) is styled by app.py.
 PAGE_CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:3.6rem}</style>"
 
-setting = state.current()
-inst = setting.instance
-left, right = st.columns([0.74, 0.26], gap="small")
 
-with right:
-    present = state.presenting()
-    if not present:  # in presentation mode, the toggle is in app.py's bar above the page
-        st.markdown("**Watch an algorithm learn**")
-        state.presentation_toggle("watch_present")
-        st.html(PAGE_CSS)
-    heading = st.empty()  # the figure's title where its layout hides it (presentation mode, a phone)
-    player.explanation(PLAYER)
-    legend = st.empty()  # and its legends
-    st.caption(f"Instance **{state.plain(inst.name or 'custom')}**: {words.count(inst.K, 'arm')}, "
-               f"{words.count(inst.L, 'objective')} "
-               f"({inst.kind}); change it on the Design page. Keys: space plays or pauses, the arrows step.")
-    notes = st.container()  # the run's guarantee warnings (and lambda_min for a lexicographic run), once it is known
-    rivals = [NO_RACE, *(n for n in forms.compatible(inst.kind) if n != setting.algorithm)]
+def race_picker(setting: state.Setting) -> str | None:
+    """The race menu: a second algorithm for the setting's instance (the link's at a session's first run), or None."""
+    rivals = [NO_RACE, *(n for n in forms.compatible(setting.instance.kind) if n != setting.algorithm)]
     linked = st.session_state.get(state.RACE)
     if "watch_race" not in st.session_state and linked:  # first run of the page: the link's rival
         if linked in rivals:
@@ -57,6 +43,38 @@ with right:
         st.caption(f"B = {state.plain(rival)} with its paper defaults"
                    + (": " + ", ".join(f"{state.plain(k)} = {v}" for k, v in defaults.items()) if defaults else "")
                    + ".")
+    return rival
+
+
+def played_caption(setting: state.Setting, logged: upload.Logged | None) -> str:
+    """What the figure plays: the setting's instance, or the logged run's (the setting is kept), and the keys."""
+    keys = "Keys: space plays or pauses, the arrows step."
+    if logged:
+        inst = logged.trace.instance
+        return (f"The logged run's {words.count(inst.K, 'arm')} and {words.count(inst.L, 'objective')}; your "
+                f"instance **{state.plain(setting.instance.name or 'custom')}** is kept (remove the file to watch "
+                f"it again; races are for simulated runs). {keys}")
+    inst = setting.instance
+    return (f"Instance **{state.plain(inst.name or 'custom')}**: {words.count(inst.K, 'arm')}, "
+            f"{words.count(inst.L, 'objective')} ({inst.kind}); change it on the Design page. {keys}")
+
+
+setting = state.current()
+inst = setting.instance
+left, right = st.columns([0.74, 0.26], gap="small")
+
+with right:
+    present = state.presenting()
+    if not present:  # in presentation mode, the toggle is in app.py's bar above the page
+        st.markdown("**Watch an algorithm learn**")
+        state.presentation_toggle("watch_present")
+        st.html(PAGE_CSS)
+    heading = st.empty()  # the figure's title where its layout hides it (presentation mode, a phone)
+    player.explanation(PLAYER)
+    legend = st.empty()  # and its legends
+    about = st.empty()  # what is played: the instance (or the logged run) and the keys
+    notes = st.container()  # the run's guarantee warnings (and lambda_min for a lexicographic run), once it is known
+    race_box = st.container()  # the race menu, drawn once the algorithm and any logged run are known
     with st.expander("Algorithm, parameters, horizon and seed", expanded=False):
         name = forms.algorithm_picker(inst.kind, setting.algorithm, key="watch")
         spec = banditviz.get_algorithm(name)
@@ -69,11 +87,10 @@ with right:
                 setting = state.set_run(algorithm=name, params=params, horizon=horizon, seed=seed)
             except ValueError as exc:
                 state.show_error(exc)
-    if rival == setting.algorithm:  # just chosen as the algorithm itself
-        rival = st.session_state[state.RACE] = None
     logged = upload.logged_run()  # a run of the user's own code, played instead of the setting's (which is kept)
-    if logged:
-        rival = None
+    with race_box:
+        rival = None if logged else race_picker(setting)
+    about.caption(played_caption(setting, logged))
 
 try:
     with st.spinner("Running..."):

@@ -54,3 +54,20 @@ def test_an_npz_or_parquet_log_uploaded_on_watch_is_played(form):
     assert not errors(at) and not at.exception and any("Playing the logged run" in i for i in infos(at))
     assert watch_meta(at) == watch_meta(csv_at) != watch_meta(watch())
     assert np.array_equal(trace.arms, banditviz.Trace.from_log(trace.to_log(format=form)).arms)
+
+
+def test_a_logged_run_is_described_as_itself_and_has_no_race():
+    """While a log plays, the caption describes the log (not the session's instance) and no race menu is offered;
+    removing the file brings back the setting's run and its race from the link."""
+    trace = banditviz.run(LOG, "pareto_ucb1", 120, seed=3, snapshots=20)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update({**SMALL, "race": "uniform"})
+    at.run()
+    assert at.selectbox(key="watch_race").value == "uniform"
+    at.get("file_uploader")[0].set_value(("run.csv", trace.to_log().encode(), "text/csv")).run()
+    captions = " ".join(c.value for c in at.caption)
+    assert "The logged run's 3 arms and 2 objectives" in captions and "is kept" in captions, captions
+    assert not [s for s in at.selectbox if s.key == "watch_race"] and not at.exception
+    at.get("file_uploader")[0].set_value(None).run()
+    assert at.selectbox(key="watch_race").value == "uniform" and "change it on the Design page" in " ".join(
+        c.value for c in at.caption)
