@@ -71,7 +71,7 @@ def test_shared_link_reproduces_the_run(new_context, server, screenshot, run_for
     wait_app(page)
     no_exception(page)
     page.wait_for_function("() => { const t = document.querySelector('.st-key-bv_watch').getBoundingClientRect().top;"
-                           " return t >= -2 && t < innerHeight / 2; }", timeout=10_000)  # the new run is on screen
+                           " return t >= -2 && t < innerHeight / 2; }", timeout=30_000)  # the new run is on screen
     link, frames = page.url, page.evaluate(FIGURE_FRAMES)
     other = new_context().new_page()
     other.goto(link)

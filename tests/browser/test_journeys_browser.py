@@ -655,7 +655,7 @@ def presenting_clean(page, heading: str) -> None:
     wait_text(page, heading, "[data-testid='stMain']")
     page.wait_for_function("() => location.search.includes('present=1')")
     # the style may come a moment after the page's first elements (a first load): then it holds
-    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'", timeout=5_000)
+    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '20px'", timeout=30_000)
     for chrome in ("stSidebar", "stHeader", "stToolbar"):
         assert not page.locator(f"[data-testid='{chrome}']").is_visible(), chrome
     assert font_px(page, "html") == 20
@@ -698,7 +698,7 @@ def test_presentation_mode_holds_on_every_page(new_context, server, screenshot):
     other.locator(".st-key-bv_present_bar").get_by_text("Presentation mode").click()  # and out again
     other.wait_for_function("() => !location.search.includes('present=1')")
     settle(other)
-    other.locator("[data-testid='stSidebar'] .st-key-bv_nav").wait_for(state="visible", timeout=10_000)  # back
-    other.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '16px'", timeout=10_000)
+    other.locator("[data-testid='stSidebar'] .st-key-bv_nav").wait_for(state="visible", timeout=30_000)  # back
+    other.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '16px'", timeout=30_000)
     assert other.locator(".st-key-bv_present_bar").count() == 0
     screenshot(other, "journey_present_off_compare")

@@ -101,6 +101,6 @@ def test_every_page_reads_on_a_phone(new_context, server, screenshot, path):
         page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
         assert page.evaluate(SIDEWAYS) == [0, 0], step
         with contextlib.suppress(PlaywrightTimeout):  # the page fits its figures' texts to the phone (narrow.js)
-            page.wait_for_function(f"() => ({CUT})('.js-plotly-plot').length === 0", timeout=8_000)
+            page.wait_for_function(f"() => ({CUT})('.js-plotly-plot').length === 0", timeout=20_000)
         assert_legible_charts(page)
         screenshot(page, f"phone_{name}{'_' + step.split()[0] if step else ''}_390x844", height=2400)

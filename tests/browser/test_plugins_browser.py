@@ -45,7 +45,7 @@ def test_a_plugin_algorithm_on_watch_and_compare_and_a_failing_one_named(plugin_
     page.get_by_text("Algorithm, parameters, horizon and seed").click()
     page.screenshot(path=str(SHOTS / "plugin_watch.png"))
     page.wait_for_function("() => [...document.querySelectorAll('input, [data-baseweb=select]')].some(e => "
-                           "(e.value || e.textContent || '').includes('greedy_pareto (external)'))", timeout=10_000)
+                           "(e.value || e.textContent || '').includes('greedy_pareto (external)'))", timeout=30_000)
 
     page.goto(f"{plugin_server}/?preset=default&alg=fails_at_7&T=300&seed=4")
     wait_app(page)

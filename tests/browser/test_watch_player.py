@@ -241,14 +241,14 @@ class Watch:
 
     def seek(self, frame: int) -> None:
         self.page.locator(SLIDER).fill(str(frame))
-        self.page.wait_for_function(f"() => ({DRAWN})().includes({frame})", timeout=10_000)
+        self.page.wait_for_function(f"() => ({DRAWN})().includes({frame})", timeout=30_000)
 
     def settle(self) -> None:
         """Wait for the rerun to finish; then the page holds one chart. While a script runs, Streamlit keeps the
         previous run's elements on the page beside the new ones, so a count taken before is not the page's."""
         self.page.wait_for_function(IDLE, timeout=60_000)
         try:
-            self.page.wait_for_function(f"() => document.querySelectorAll('{CHART}').length === 1", timeout=5_000)
+            self.page.wait_for_function(f"() => document.querySelectorAll('{CHART}').length === 1", timeout=15_000)
         except PlaywrightTimeout:
             raise AssertionError(f"{self.page.locator(CHART).count()} charts on the page after the rerun") from None
 
@@ -753,7 +753,7 @@ def test_chart_drawn_again_during_a_frame_keeps_its_tick_labels_at_their_axes(br
         w.pause()
         w.page.evaluate(hook)
         w.press("step ▶")
-        w.page.wait_for_function("() => window.__drawnAgain", timeout=10_000)
+        w.page.wait_for_function("() => window.__drawnAgain", timeout=30_000)
         try:  # the frame drawn, then the chart
             w.page.wait_for_function(f"([lo, hi]) => ({measure})().every(([, d]) => d >= lo && d <= hi)",
                                      arg=[lo, hi], timeout=5_000)
