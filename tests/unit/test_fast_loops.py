@@ -3,8 +3,6 @@ with their events and extras): the compiled loop of the classic baselines on eve
 kind it serves, the compiled PFIwR loop on fixed means, the compiled loop of the risk-averse algorithms (runs
 without snapshots), and the batch-wise loop of the identification algorithms that plan their pulls."""
 
-import json
-
 import numpy as np
 import pytest
 
@@ -16,7 +14,7 @@ from banditviz.environment import BLOCK, Environment
 from banditviz.instances import random_linear, uniform_box
 from banditviz.rewards import RewardBuffer
 from banditviz.simulate import has_fast_loop, make_problem
-from banditviz.trace import _encode
+from tests.same_trace import assert_same_trace
 
 CLASSIC = [("uniform", {}), ("pareto_ucb1", {}), ("pareto_ts", {}), ("pareto_ts", {"prior": "gaussian"}),
            ("pareto_ts", {"prior": "bernoulli"}), ("mo_epsilon_greedy", {"epsilon": 0.3})]
@@ -27,21 +25,6 @@ INSTANCES = {
     "linear": random_linear(7, d=3, L=2, seed=4),
     "one objective, 0/1 ties": Instance.from_means([[0.5], [0.5], [0.2]], noise="bernoulli"),
 }
-
-
-def assert_same_trace(fast, slow):
-    assert np.array_equal(fast.arms, slow.arms)
-    assert np.array_equal(fast.rewards, slow.rewards)
-    assert fast.metrics.keys() == slow.metrics.keys()
-    for key in fast.metrics:
-        assert np.array_equal(fast.metrics[key], slow.metrics[key])
-    assert (fast.recommendation, fast.stopped_at, fast.params) == (slow.recommendation, slow.stopped_at, slow.params)
-    assert [s.t for s in fast.snapshots] == [s.t for s in slow.snapshots]
-    for a, b in zip(fast.snapshots, slow.snapshots, strict=True):
-        assert (a.front, a.pulled, a.events) == (b.front, b.pulled, b.events)
-        for key in ("estimates", "lower", "upper", "status", "counts"):
-            assert np.array_equal(getattr(a, key), getattr(b, key), equal_nan=True), key
-        assert json.dumps(_encode(a.extras), sort_keys=True) == json.dumps(_encode(b.extras), sort_keys=True)
 
 
 @pytest.mark.parametrize("kind", list(INSTANCES))
