@@ -2,7 +2,7 @@
 
 `LinearLoop.play` runs the lexicographic learners STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexmoslb`)
 and MOL-UCB and MOL-epsilon-greedy exploiting the Pareto front (`banditviz.algorithms.molts`) on instances whose
-arm features never change (kind "means", or "linear" without context noise), in runs without snapshots. It
+arm features never change (kind "means", or "linear" without context noise), with or without snapshots. It
 computes what the Python classes compute, with the same floating-point expressions in the same order:
 
 * the ridge estimate through the same compiled Sherman-Morrison step (`estimators.ridge_update`, which keeps the
@@ -295,13 +295,12 @@ class LinearLoop:
         """Rounds in ``snap_at`` are played by ``alg`` itself and followed by ``alg.state()``, and so is round 1 of
         a MOL learner (its class builds its ridge there); the others by the kernel, on ``alg``'s own arrays."""
         K, code, rew = alg.K, self.code, rewards
-        if code == PF_LEX_RULE:  # sample means: no ridge (a dummy one for the kernel, never updated)
-            X = np.zeros((K, 1))
-        else:
-            X = np.asarray(alg.problem.context if code in MOL_RULES else alg.X, dtype=float)
         L_est = getattr(alg, "L_est", None) or alg.L
-        ip, fp, coefs = _options(alg, code, K, X.shape[1], L_est)
-        dummy = SharedRidge(X.shape[1], L_est, fp[_LAM], X)
+        if code == PF_LEX_RULE:  # sample means: no ridge (an unused one for the kernel)
+            d, unused = 1, SharedRidge(1, L_est, 1.0, np.zeros((K, 1)))
+        else:
+            d, unused = np.shape(alg.problem.context if code in MOL_RULES else alg.X)[1], None
+        ip, fp, coefs = _options(alg, code, K, d, L_est)
         stats = alg.stats if code == PF_LEX_RULE else RunningMeans(K, L_est)  # PF-LEX's sample means (else unused)
         arms, got = np.empty(horizon, dtype=np.int64), np.empty((horizon, rew.buf.shape[2]))
         st = np.array([1, -1, 0], dtype=np.int64)
@@ -314,7 +313,7 @@ class LinearLoop:
         states = []
         for stop in [*sorted(snaps | ({1} if code in MOL_RULES else set())), horizon + 1]:
             if st[ROUND] < stop:
-                ridge = dummy if code == PF_LEX_RULE else alg.ridge
+                ridge = alg.ridge if unused is None else unused
                 fst[_LOGDET] = getattr(alg, "logdet", 0.0)
                 while _kernel(stop, ip, fp, coefs, alg.rng, ridge.features, ridge.V_inv, ridge.theta, ridge.Z,
                               ridge.pred, ridge.sq_widths, ridge.work, alg.counts, stats.sums, stats.sumsq,
