@@ -21,10 +21,6 @@ independent, so a sweep's time is the sum of its runs' times). The first press o
 compiled kernels from numba's on-disk cache: printed apart. The machine is shared (2 cores, several users):
 absolute seconds are noisy, the ratios (same process, interleaved) much less so; CPU seconds of an in-process press
 are what it would take on an idle core. Targets: < 2 s classic, identification and risk-averse, < 5 s linear.
-
-``python benchmarks/compare.py --defaults`` times instead the page's default workload of each family (issue 29:
-< 5 s wall each): the current algorithm and the first others of its task that run on the instance, four in all
-(`pages/compare.py`), 5 seeds, T = 2,000 (the app's default horizon), against the Python engine on all 5 seeds.
 """
 
 from __future__ import annotations
@@ -44,47 +40,6 @@ WORKLOADS = {  # family: preset, algorithms, target seconds
     "lexicographic": ("lexicographic_lambda_0.1", ["ste2lo", "mte2lo", "oful"], 5.0),
     "linear (MOL)": ("mol_ts_fig11", ["mol_ucb", "mol_eps_greedy"], 5.0),
 }
-PAGE_SEEDS, PAGE_HORIZON, PAGE_TARGET = 5, 2_000, 5.0  # the Compare page's defaults (`pages/compare.py`)
-PAGE_DEFAULTS = {  # family: preset, the current algorithm (the app's default for the kind, else the task's first)
-    "classic": ("default", "pareto_ucb1"),
-    "identification": ("default", "pfiwr"),
-    "lexicographic": ("lexicographic_lambda_0.1", "ste2lo"),
-    "risk-averse": ("risk_averse_table1", "ramgape_b"),
-    "linear (MOL)": ("mol_ts_fig11", "mol_ts"),
-    "contextual (MOL)": ("mol_ts_main", "mol_ts"),
-}
-
-
-def page_algorithms(kind: str, current: str) -> list[str]:
-    """The Compare form's default algorithms: the current one and the others of its task for ``kind``, four in all."""
-    task = banditviz.get_algorithm(current).task
-    others = (n for n, s in banditviz.ALGORITHMS.items() if kind in s.kinds and s.task == task and n != current)
-    return [current, *others][:4]
-
-
-def page_defaults(chosen: list[str]) -> None:
-    for family in chosen:
-        preset, current = PAGE_DEFAULTS[family]
-        inst = banditviz.preset(preset)
-        names = page_algorithms(inst.kind, current)
-        inst_json, entries = state.compact_json(inst), runs.sweep_entries(names)
-        backend = runs.sweep_backend(inst.kind, names, PAGE_SEEDS, PAGE_HORIZON)
-        first = _page_press(inst_json, entries, 1)  # the process's first press of these: numba's cache loaded
-        app = _page_press(inst_json, entries, PAGE_SEEDS)
-        start = time.perf_counter()
-        banditviz.sweep(inst, names, PAGE_SEEDS, PAGE_HORIZON, batch=False)
-        ref = time.perf_counter() - start
-        print(f"  {family:<17} {', '.join(names)} on {preset!r}: app {app:6.2f} s wall ({backend}; the process's "
-              f"first press, 1 seed: {first:.2f} s), Python engine {ref:6.2f} s, ratio {ref / app:5.1f}x, "
-              f"target < {PAGE_TARGET:g} s {'OK' if app < PAGE_TARGET else 'MISSED'}")
-
-
-def _page_press(inst_json: str, entries: tuple, seeds: int) -> float:
-    """Wall seconds of one press of the page's default workload on a cold cache."""
-    runs._SWEEPS.clear()
-    start = time.perf_counter()
-    runs.cached_sweep(inst_json, entries, seeds, PAGE_HORIZON)
-    return time.perf_counter() - start
 
 
 def press(inst_json: str, entries: tuple, seeds: int) -> tuple[float, float]:
@@ -105,11 +60,6 @@ def reference(inst: banditviz.Instance, names: list[str]) -> tuple[float, float]
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["--defaults"]:  # e.g. `python benchmarks/compare.py --defaults risk-averse`
-        print(f"The page's defaults, {PAGE_SEEDS} seeds x T = {PAGE_HORIZON:,}; {os.cpu_count()} cores, load average "
-              f"{os.getloadavg()[0]:.1f}")
-        page_defaults(sys.argv[2:] or list(PAGE_DEFAULTS))
-        return
     print(f"{SEEDS} seeds x T = {HORIZON:,}; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     first = None
     chosen = sys.argv[1:] or list(WORKLOADS)  # e.g. `python benchmarks/compare.py lexicographic`

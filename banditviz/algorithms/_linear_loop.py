@@ -43,8 +43,7 @@ from .molts.core import c1_formula
 # the kernel's rules, one per learner
 STE2LO_RULE, PF_LEX_RULE, MTE2LO_RULE, OFUL_RULE, MOL_UCB_RULE, MOL_EPS_GREEDY_RULE = range(6)
 KINDS = ("means", "linear")
-_LOGDET = 0  # float state slot: OFUL's log det V
-_BRANCH = 2  # int state slot after ROUND and PENDING: the branch of the round being played (`_select`)
+_LOGDET, _BRANCH = range(2)  # float state slots: OFUL's log det V; the branch of the round being played (`_select`)
 # integer options
 _CODE, _K, _LEST, _D, _EXPLORE, _POOL, _WMODE, _CMODE = range(8)
 # float options
@@ -149,11 +148,11 @@ def _mol_front(vec, K, idx, order, work):
 
 @numba.njit(**JIT)
 def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide, comp, vec, idx,
-            order, st):
-    """The arm of round ``t`` (the ``select`` methods of the lexicographic and MOL classes); its branch into
-    st[_BRANCH]: 0 exploitation (MTE2LO's final LOAF), s >= 1 exploration (at stage s for MTE2LO, else 1)."""
+            order):
+    """The arm of round ``t`` (the ``select`` methods of the lexicographic and MOL classes); a lexicographic learner's
+    branch into fst[_BRANCH]: 0 exploitation (MTE2LO's final LOAF), s >= 1 exploration (at stage s for MTE2LO, else
+    1)."""
     code, K, Lest = ip[_CODE], ip[_K], ip[_LEST]
-    st[_BRANCH] = 0
     if code == MOL_EPS_GREEDY_RULE:  # MOL-epsilon-greedy: one uniform number, then a uniform arm of all or of the front
         if rng.random() < fp[_EPS]:
             return rng.integers(0, K) if K > 1 else 0
@@ -168,6 +167,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
                 vec[k, j] = pred[k, j] + radius * wk
         return pick(rng, idx, _mol_front(vec, K, idx, order, w))
     c = fp[_SCALE]
+    fst[_BRANCH] = 0.0
     if code == PF_LEX_RULE:  # PF-LEX: sample means, widths beta_t sqrt((1 + N) / N^2), infinite before the first pull
         radius = c if fp[_CONSTANT] else c * _beta(t, K, Lest, fp[_DELTA], fp[_R])
         for k in range(K):
@@ -195,7 +195,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
     if code != MTE2LO_RULE:  # STE2LO / PF-LEX: explore the widest arm above epsilon, else the chain filter's last x_hat
         arm = _too_wide(w, cand, K, fp[_EPS], ip[_EXPLORE], rng, wide)
         if arm >= 0:
-            st[_BRANCH] = 1
+            fst[_BRANCH] = 1.0
             return arm
         return _chain(lower, upper, cand, K, ip[_POOL] == 0, comp)
     n = K  # MTE2LO: stages s = 1, 2, ... (Alg. 3)
@@ -208,7 +208,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
         threshold = 2.0**-s
         arm = _too_wide(w, cand, n, threshold, ip[_EXPLORE], rng, wide)
         if arm >= 0:
-            st[_BRANCH] = s
+            fst[_BRANCH] = s
             return arm
         n = _loaf(upper, cand, n, coefs, threshold if ip[_WMODE] == 0 else largest)[0]
     return -1
@@ -226,7 +226,7 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
         arm = st[PENDING]
         if arm < 0:
             arm = _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
-                          comp, vec, idx, order, st)
+                          comp, vec, idx, order)
             if arm < 0:
                 raise RuntimeError("no arm chosen")
         p = take(arm, pos, avail, st)
@@ -234,7 +234,7 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
             return 1
         r = buf[arm, p]
         counts[arm] += 1
-        b = st[_BRANCH]
+        b = int(fst[_BRANCH])
         tally[b] += 1
         if first[b] == 0:
             first[b] = t
@@ -295,16 +295,18 @@ class LinearLoop:
         """Rounds in ``snap_at`` are played by ``alg`` itself and followed by ``alg.state()``, and so is round 1 of
         a MOL learner (its class builds its ridge there); the others by the kernel, on ``alg``'s own arrays."""
         K, code, rew = alg.K, self.code, rewards
-        L_est = getattr(alg, "L_est", None) or alg.L
-        if code == PF_LEX_RULE:  # sample means: no ridge (an unused one for the kernel)
-            d, unused = 1, SharedRidge(1, L_est, 1.0, np.zeros((K, 1)))
+        if code == PF_LEX_RULE:  # sample means: the ridge is never updated
+            X = np.zeros((K, 1))
         else:
-            d, unused = np.shape(alg.problem.context if code in MOL_RULES else alg.X)[1], None
+            X = np.asarray(alg.problem.context if code in MOL_RULES else alg.X, dtype=float)
+        d = X.shape[1]
+        L_est = getattr(alg, "L_est", None) or alg.L
         ip, fp, coefs = _options(alg, code, K, d, L_est)
+        ridge = SharedRidge(d, L_est, fp[_LAM], X)
         stats = alg.stats if code == PF_LEX_RULE else RunningMeans(K, L_est)  # PF-LEX's sample means (else unused)
         arms, got = np.empty(horizon, dtype=np.int64), np.empty((horizon, rew.buf.shape[2]))
-        st = np.array([1, -1, 0], dtype=np.int64)
-        fst, tally = np.zeros(1), _Tally(code)
+        st = np.array([1, -1], dtype=np.int64)
+        fst, tally = np.zeros(2), _Tally(code)
         scratch = (np.empty(K), np.empty((K, L_est)), np.empty((L_est, K)), np.empty((L_est, K)),
                    np.empty(K, dtype=np.int64), np.empty(K, dtype=np.int64), np.empty(K, dtype=np.bool_),
                    np.empty((K, L_est)), np.empty(K, dtype=np.int64),
@@ -313,10 +315,10 @@ class LinearLoop:
         states = []
         for stop in [*sorted(snaps | ({1} if code in MOL_RULES else set())), horizon + 1]:
             if st[ROUND] < stop:
-                ridge = alg.ridge if unused is None else unused
+                shared = ridge if code == PF_LEX_RULE else alg.ridge  # the class's own, but PF-LEX (none)
                 fst[_LOGDET] = getattr(alg, "logdet", 0.0)
-                while _kernel(stop, ip, fp, coefs, alg.rng, ridge.features, ridge.V_inv, ridge.theta, ridge.Z,
-                              ridge.pred, ridge.sq_widths, ridge.work, alg.counts, stats.sums, stats.sumsq,
+                while _kernel(stop, ip, fp, coefs, alg.rng, shared.features, shared.V_inv, shared.theta, shared.Z,
+                              shared.pred, shared.sq_widths, shared.work, alg.counts, stats.sums, stats.sumsq,
                               stats.means, fst, tally.rounds, tally.first, *scratch, rew.buf, rew.pos, rew.avail,
                               arms, got, st):
                     rew.refill(int(st[PENDING]))
