@@ -2,7 +2,7 @@
 
 `LinearLoop.play` runs the lexicographic learners STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexmoslb`)
 and MOL-UCB and MOL-epsilon-greedy exploiting the Pareto front (`banditviz.algorithms.molts`) on instances whose
-arm features never change (kind "means", or "linear" without context noise), in runs without snapshots. It
+arm features never change (kind "means", or "linear" without context noise), with or without snapshots. It
 computes what the Python classes compute, with the same floating-point expressions in the same order:
 
 * the ridge estimate through the same compiled Sherman-Morrison step (`estimators.ridge_update`, which keeps the
@@ -14,8 +14,15 @@ computes what the Python classes compute, with the same floating-point expressio
 * the rewards from the engine's per-arm streams (`banditviz.rewards.RewardBuffer`) and the policy's draws from the run's
   own `Generator`, in the engine's call order (``integers(n)`` for n >= 2 only: numpy draws nothing for n = 1).
 
+The kernel works on the class's own state: its pull counts, its `SharedRidge` (or PF-LEX's `RunningMeans`) and its
+`Generator`, updated in place; what the class keeps elsewhere (OFUL's log det V, the lexicographic learners' rounds
+per branch) is copied back after each stretch the kernel plays (`_sync`). Snapshot rounds, and round 1 of a MOL
+learner (whose class builds its ridge then), are played by the class itself (``select``/``update`` on the same
+arrays and generator, then ``state()``), so `RoundState`s, events included, are the engine's; the class's per-round
+values are copied into the kernel's before the next stretch (OFUL's log det V, the round's branch).
+
 Hence `simulate.run` returns the same `Trace` bit for bit with or without this loop (tested on every learner,
-option and kind). Runs with snapshots (the Watch page) play through the Python classes, which draw the pictures.
+option and kind, with and without snapshots).
 """
 
 from __future__ import annotations
@@ -29,14 +36,14 @@ import numpy as np
 from ..pareto.kernels import nondominated_in, sort_by_sum
 from ._kernels import PENDING, ROUND, listed, pick, take
 from .base import Algorithm, Played
-from .estimators import SharedRidge, ridge_update
-from .lexmoslb.core import TIE_RTOL, gamma_radius, oful_alpha, pf_lex_beta, ste2lo_epsilon
+from .estimators import RunningMeans, SharedRidge, ridge_update
+from .lexmoslb.core import TIE_RTOL, branch_name, gamma_radius, oful_alpha, pf_lex_beta, ste2lo_epsilon
 from .molts.core import c1_formula
 
 # the kernel's rules, one per learner
 STE2LO_RULE, PF_LEX_RULE, MTE2LO_RULE, OFUL_RULE, MOL_UCB_RULE, MOL_EPS_GREEDY_RULE = range(6)
 KINDS = ("means", "linear")
-_LOGDET = 0  # float state slot: OFUL's log det V
+_LOGDET, _BRANCH = range(2)  # float state slots: OFUL's log det V; the branch of the round being played (`_select`)
 # integer options
 _CODE, _K, _LEST, _D, _EXPLORE, _POOL, _WMODE, _CMODE = range(8)
 # float options
@@ -142,7 +149,9 @@ def _mol_front(vec, K, idx, order, work):
 @numba.njit(**JIT)
 def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide, comp, vec, idx,
             order):
-    """The arm of round ``t`` (the ``select`` methods of the lexicographic and MOL classes)."""
+    """The arm of round ``t`` (the ``select`` methods of the lexicographic and MOL classes); a lexicographic learner's
+    branch into fst[_BRANCH]: 0 exploitation (MTE2LO's final LOAF), s >= 1 exploration (at stage s for MTE2LO, else
+    1)."""
     code, K, Lest = ip[_CODE], ip[_K], ip[_LEST]
     if code == MOL_EPS_GREEDY_RULE:  # MOL-epsilon-greedy: one uniform number, then a uniform arm of all or of the front
         if rng.random() < fp[_EPS]:
@@ -158,6 +167,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
                 vec[k, j] = pred[k, j] + radius * wk
         return pick(rng, idx, _mol_front(vec, K, idx, order, w))
     c = fp[_SCALE]
+    fst[_BRANCH] = 0.0
     if code == PF_LEX_RULE:  # PF-LEX: sample means, widths beta_t sqrt((1 + N) / N^2), infinite before the first pull
         radius = c if fp[_CONSTANT] else c * _beta(t, K, Lest, fp[_DELTA], fp[_R])
         for k in range(K):
@@ -184,7 +194,10 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
         return _tied_argmax(upper[0], cand, K)
     if code != MTE2LO_RULE:  # STE2LO / PF-LEX: explore the widest arm above epsilon, else the chain filter's last x_hat
         arm = _too_wide(w, cand, K, fp[_EPS], ip[_EXPLORE], rng, wide)
-        return arm if arm >= 0 else _chain(lower, upper, cand, K, ip[_POOL] == 0, comp)
+        if arm >= 0:
+            fst[_BRANCH] = 1.0
+            return arm
+        return _chain(lower, upper, cand, K, ip[_POOL] == 0, comp)
     n = K  # MTE2LO: stages s = 1, 2, ... (Alg. 3)
     for s in range(1, MAX_STAGES + 1):
         largest = w[cand[0]]
@@ -195,15 +208,18 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
         threshold = 2.0**-s
         arm = _too_wide(w, cand, n, threshold, ip[_EXPLORE], rng, wide)
         if arm >= 0:
+            fst[_BRANCH] = s
             return arm
         n = _loaf(upper, cand, n, coefs, threshold if ip[_WMODE] == 0 else largest)[0]
     return -1
 
 
 @numba.njit(**JIT, nogil=True)  # sweeps on threads run kernels side by side
-def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts, sums, fst, w, est, lower, upper,
-            cand, wide, comp, vec, idx, order, buf, pos, avail, arms, rewards, st):
-    """Play rounds st[ROUND] .. stop - 1; return 1 when the chosen arm's buffer is empty (refill it, call again)."""
+def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts, sums, sumsq, means, fst, tally, first,
+            w, est, lower, upper, cand, wide, comp, vec, idx, order, buf, pos, avail, arms, rewards, st):
+    """Play rounds st[ROUND] .. stop - 1; return 1 when the chosen arm's buffer is empty (refill it, call again).
+
+    ``tally[b]`` counts the rounds of branch b (`_select`), ``first[b]`` is the first of them (0: none yet)."""
     code, Lest = ip[_CODE], ip[_LEST]
     while st[ROUND] < stop:
         t = st[ROUND]
@@ -218,9 +234,15 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
             return 1
         r = buf[arm, p]
         counts[arm] += 1
-        if code == PF_LEX_RULE:
+        b = int(fst[_BRANCH])
+        tally[b] += 1
+        if first[b] == 0:
+            first[b] = t
+        if code == PF_LEX_RULE:  # `RunningMeans.update`
             for j in range(Lest):
                 sums[arm, j] += r[j]
+                sumsq[arm, j] += r[j] * r[j]
+                means[arm, j] = sums[arm, j] / counts[arm]
         else:
             lev = ridge_update(V_inv, theta, Z, X[arm], r[:Lest], X, pred, q, work)
             if code == OFUL_RULE:
@@ -258,8 +280,7 @@ def _options(alg: Algorithm, code: int, K: int, d: int, L_est: int) -> tuple[np.
 
 class LinearLoop:
     """The `Loop` of one linear regret learner (``code``: one of the ``*_RULE`` constants): fixed features (MOL's
-    learners need "linear" ones), runs without snapshots (the pictures are drawn by the Python classes),
-    MOL-epsilon-greedy exploiting the Pareto front only."""
+    learners need "linear" ones), any number of snapshots, MOL-epsilon-greedy exploiting the Pareto front only."""
 
     compiled = True
 
@@ -268,11 +289,11 @@ class LinearLoop:
 
     def supports(self, kind: str, params: dict[str, Any], snapshots: int) -> bool:
         kinds = ("linear",) if self.code in MOL_RULES else KINDS
-        return snapshots == 0 and kind in kinds and params.get("exploit_set", "pareto") == "pareto"
+        return kind in kinds and params.get("exploit_set", "pareto") == "pareto"
 
     def play(self, alg: Algorithm, rewards: Any, horizon: int, snap_at: np.ndarray) -> Played:
-        if len(snap_at):
-            raise ValueError("snapshots: the compiled loop of the linear learners plays runs without snapshots")
+        """Rounds in ``snap_at`` are played by ``alg`` itself and followed by ``alg.state()``, and so is round 1 of
+        a MOL learner (its class builds its ridge there); the others by the kernel, on ``alg``'s own arrays."""
         K, code, rew = alg.K, self.code, rewards
         if code == PF_LEX_RULE:  # sample means: the ridge is never updated
             X = np.zeros((K, 1))
@@ -282,13 +303,71 @@ class LinearLoop:
         L_est = getattr(alg, "L_est", None) or alg.L
         ip, fp, coefs = _options(alg, code, K, d, L_est)
         ridge = SharedRidge(d, L_est, fp[_LAM], X)
+        stats = alg.stats if code == PF_LEX_RULE else RunningMeans(K, L_est)  # PF-LEX's sample means (else unused)
         arms, got = np.empty(horizon, dtype=np.int64), np.empty((horizon, rew.buf.shape[2]))
         st = np.array([1, -1], dtype=np.int64)
-        scratch = (np.zeros(K, dtype=np.int64), np.zeros((K, L_est)), np.zeros(1), np.empty(K), np.empty((K, L_est)),
-                   np.empty((L_est, K)), np.empty((L_est, K)), np.empty(K, dtype=np.int64), np.empty(K, dtype=np.int64),
-                   np.empty(K, dtype=np.bool_), np.empty((K, L_est)), np.empty(K, dtype=np.int64),
+        fst, tally = np.zeros(2), _Tally(code)
+        scratch = (np.empty(K), np.empty((K, L_est)), np.empty((L_est, K)), np.empty((L_est, K)),
+                   np.empty(K, dtype=np.int64), np.empty(K, dtype=np.int64), np.empty(K, dtype=np.bool_),
+                   np.empty((K, L_est)), np.empty(K, dtype=np.int64),
                    np.arange(K))  # the MOL learners' front: rows by decreasing sum, kept between rounds
-        while _kernel(horizon + 1, ip, fp, coefs, alg.rng, ridge.features, ridge.V_inv, ridge.theta, ridge.Z,
-                      ridge.pred, ridge.sq_widths, ridge.work, *scratch, rew.buf, rew.pos, rew.avail, arms, got, st):
-            rew.refill(int(st[PENDING]))
-        return Played(arms, got)
+        snaps = set(snap_at.tolist())
+        states = []
+        for stop in [*sorted(snaps | ({1} if code in MOL_RULES else set())), horizon + 1]:
+            if st[ROUND] < stop:
+                shared = ridge if code == PF_LEX_RULE else alg.ridge  # the class's own, but PF-LEX (none)
+                fst[_LOGDET] = getattr(alg, "logdet", 0.0)
+                while _kernel(stop, ip, fp, coefs, alg.rng, shared.features, shared.V_inv, shared.theta, shared.Z,
+                              shared.pred, shared.sq_widths, shared.work, alg.counts, stats.sums, stats.sumsq,
+                              stats.means, fst, tally.rounds, tally.first, *scratch, rew.buf, rew.pos, rew.avail,
+                              arms, got, st):
+                    rew.refill(int(st[PENDING]))
+                _sync(alg, code, int(st[ROUND]) - 1, fst, tally)
+            if stop <= horizon:
+                arm = int(alg.select(stop))
+                reward = rew.take(arm)
+                alg.update(arm, reward)
+                arms[stop - 1], got[stop - 1] = arm, reward
+                if stop in snaps:
+                    states.append(alg.state())
+                tally.add(alg, stop)
+                st[ROUND] = stop + 1
+        return Played(arms, got, states)
+
+
+class _Tally:
+    """The rounds per branch (the kernel's codes, `_select`), which the lexicographic classes keep as
+    ``tally``: {branch name: rounds}, in the order the branches first occurred."""
+
+    def __init__(self, code: int) -> None:
+        self.counted = code not in MOL_RULES
+        self.staged = code == MTE2LO_RULE
+        self.rounds = np.zeros(MAX_STAGES + 1, dtype=np.int64)
+        self.first = np.zeros(MAX_STAGES + 1, dtype=np.int64)
+
+    def names(self) -> dict[str, int]:
+        seen = sorted(np.flatnonzero(self.rounds).tolist(), key=self.first.__getitem__)
+        return {branch_name(b > 0, b if self.staged else None): int(self.rounds[b]) for b in seen}
+
+    def add(self, alg: Algorithm, t: int) -> None:
+        """Count round ``t``, played by the class itself (its decision ``alg.last``)."""
+        if self.counted:
+            dec = alg.last
+            b = (dec.stage or 1) if dec.explored else 0
+            self.rounds[b] += 1
+            self.first[b] = self.first[b] or t
+
+
+def _sync(alg: Algorithm, code: int, t: int, fst: np.ndarray, tally: _Tally) -> None:
+    """What ``alg`` keeps beside the arrays the kernel shared, after the kernel played up to round ``t``: OFUL's
+    log det V, the rounds per branch, PF-LEX's second count array, the ridge's count of updates. The decision of
+    the last round (``alg.last`` and the like) stays the one of the last round the class played: the next
+    ``select`` makes its own."""
+    if code == OFUL_RULE:
+        alg.logdet = float(fst[_LOGDET])
+    if tally.counted:
+        alg.tally = tally.names()
+    if code == PF_LEX_RULE:
+        alg.stats.counts[:] = alg.counts
+    else:
+        alg.ridge.n = t

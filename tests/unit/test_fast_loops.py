@@ -1,14 +1,12 @@
 """`simulate.run`'s fast paths give the Python loop's Trace bit for bit (arms, rewards, metrics, snapshots
 with their events and extras): the compiled loop of the classic baselines on every noise, prior and instance
-kind it serves, the compiled PFIwR loop on fixed means, the compiled loop of the risk-averse algorithms (runs
-without snapshots), and the batch-wise loop of the identification algorithms that plan their pulls."""
-
-import json
+kind it serves, the compiled PFIwR loop on fixed means, the compiled loop of the risk-averse algorithms (with and
+without snapshots, stops included), and the batch-wise loop of the identification algorithms that plan their pulls."""
 
 import numpy as np
 import pytest
 
-from banditviz import ALGORITHMS, Instance, preset, run
+from banditviz import ALGORITHMS, Instance, preset, run, simulate
 from banditviz.algorithms.base import Algorithm, AlgorithmSpec, Played, RoundState, register
 from banditviz.algorithms.classic._loop import ClassicLoop
 from banditviz.algorithms.identification import BatchedIdentifier
@@ -16,7 +14,7 @@ from banditviz.environment import BLOCK, Environment
 from banditviz.instances import random_linear, uniform_box
 from banditviz.rewards import RewardBuffer
 from banditviz.simulate import has_fast_loop, make_problem
-from banditviz.trace import _encode
+from tests.same_trace import assert_same_trace
 
 CLASSIC = [("uniform", {}), ("pareto_ucb1", {}), ("pareto_ts", {}), ("pareto_ts", {"prior": "gaussian"}),
            ("pareto_ts", {"prior": "bernoulli"}), ("mo_epsilon_greedy", {"epsilon": 0.3})]
@@ -27,21 +25,6 @@ INSTANCES = {
     "linear": random_linear(7, d=3, L=2, seed=4),
     "one objective, 0/1 ties": Instance.from_means([[0.5], [0.5], [0.2]], noise="bernoulli"),
 }
-
-
-def assert_same_trace(fast, slow):
-    assert np.array_equal(fast.arms, slow.arms)
-    assert np.array_equal(fast.rewards, slow.rewards)
-    assert fast.metrics.keys() == slow.metrics.keys()
-    for key in fast.metrics:
-        assert np.array_equal(fast.metrics[key], slow.metrics[key])
-    assert (fast.recommendation, fast.stopped_at, fast.params) == (slow.recommendation, slow.stopped_at, slow.params)
-    assert [s.t for s in fast.snapshots] == [s.t for s in slow.snapshots]
-    for a, b in zip(fast.snapshots, slow.snapshots, strict=True):
-        assert (a.front, a.pulled, a.events) == (b.front, b.pulled, b.events)
-        for key in ("estimates", "lower", "upper", "status", "counts"):
-            assert np.array_equal(getattr(a, key), getattr(b, key), equal_nan=True), key
-        assert json.dumps(_encode(a.extras), sort_keys=True) == json.dumps(_encode(b.extras), sort_keys=True)
 
 
 @pytest.mark.parametrize("kind", list(INSTANCES))
@@ -188,12 +171,55 @@ def test_compiled_risk_averse_run_equals_the_python_engine_bit_for_bit(name, par
     assert np.count_nonzero(np.diff(fast.metrics["simple_regret"])) > 0
 
 
-@pytest.mark.parametrize("name", ["ramgape_c", "ra_lucb", "de_round_robin"])
-def test_compiled_risk_averse_run_stops_where_the_engine_stops(name):
+@pytest.mark.parametrize("name,params", RISK)
+def test_compiled_risk_averse_run_with_snapshots_equals_the_python_engine_bit_for_bit(name, params):
+    """Watch's runs: snapshot rounds played by the class between the kernel's stretches, sparse (37 of 5,000) and
+    every round (the initialisation, pairs in flight, round-robin counters)."""
+    inst = preset("risk_averse_table3", pattern=20)
+    for horizon, snapshots in ((5000, 37), (300, 300)):
+        fast = run(inst, name, horizon, 7, snapshots=snapshots, **params)
+        assert len(fast.snapshots) == snapshots
+        assert_same_trace(fast, run(inst, name, horizon, 7, snapshots=snapshots, compiled=False, **params))
+
+
+@pytest.mark.parametrize("snapshots", ["none", "sparse", "at its stop"])
+@pytest.mark.parametrize("name", ["ramgape_c", "ra_lucb", "de_round_robin", "ra_round_robin"])
+def test_compiled_risk_averse_run_stops_where_the_engine_stops(monkeypatch, name, snapshots):
+    """With snapshots, the round it stops in (5,400-6,600 here), played by the kernel and taken back, is played by the
+    class: its snapshot is the engine's, whether or not it is a snapshot round."""
     inst = preset("risk_averse_easy")
-    fast = run(inst, name, 50_000, 3, snapshots=0, epsilon=0.3)
-    assert fast.stopped_at is not None
-    assert_same_trace(fast, run(inst, name, 50_000, 3, snapshots=0, compiled=False, epsilon=0.3))
+    stop = run(inst, name, 50_000, 3, snapshots=0, epsilon=0.3).stopped_at
+    assert stop is not None
+    if snapshots == "at its stop":
+        monkeypatch.setattr(simulate, "snapshot_rounds", lambda horizon, n: np.array([1, 100, stop]))
+    n = {"none": 0, "sparse": 30, "at its stop": 3}[snapshots]
+    fast = run(inst, name, 50_000, 3, snapshots=n, epsilon=0.3)
+    assert fast.stopped_at == stop and [s.t for s in fast.snapshots[-1:]] == ([stop] if n else [])
+    assert_same_trace(fast, run(inst, name, 50_000, 3, snapshots=n, compiled=False, epsilon=0.3))
+
+
+@pytest.mark.parametrize("name,broken", [("ra_lucb", "pair"), ("ramgape_c", "sample")])
+def test_the_risk_averse_snapshot_comparison_sees_a_state_out_of_step(monkeypatch, name, broken):
+    """The broken variants: the pair in flight not restored (RA-LUCB's m_t, p_t at the second pull of a pair), or the
+    stopping round taken back without its sample (the class then plays it with the arm's next one)."""
+    from banditviz.algorithms.ramgape import _loop, learners
+
+    inst = preset("risk_averse_easy")
+    slow = run(inst, name, 50_000, 3, snapshots=40, compiled=False, epsilon=0.3)
+    if broken == "pair":
+        monkeypatch.setattr(learners.RALUCB, "_in_flight", lambda self, first, second: None)
+    else:
+        real = _loop._Run.undo
+
+        def keeps_sample(self):
+            arm = int(self.st[_loop._LAST])
+            t = real(self)
+            self.rewards.pos[arm] += 1
+            return t
+
+        monkeypatch.setattr(_loop._Run, "undo", keeps_sample)
+    with pytest.raises(AssertionError):
+        assert_same_trace(run(inst, name, 50_000, 3, snapshots=40, epsilon=0.3), slow)
 
 
 def test_the_risk_averse_log_grows_past_its_first_64_changes():

@@ -10,6 +10,7 @@ from banditviz.algorithms._linear_loop import LinearLoop
 from banditviz.algorithms.estimators import SharedRidge
 from banditviz.instances import random_linear
 from banditviz.simulate import has_fast_loop
+from tests.same_trace import assert_same_trace
 
 LEX = preset("lexicographic_lambda_10")  # one-hot features, 5 objectives
 LINEAR = random_linear(9, d=4, L=3, seed=2)
@@ -27,15 +28,6 @@ CASES = [  # (instance, algorithm, params): every learner, option and kind the l
 ]
 
 
-def assert_same(fast, slow):
-    assert np.array_equal(fast.arms, slow.arms)
-    assert np.array_equal(fast.rewards, slow.rewards)
-    assert fast.metrics.keys() == slow.metrics.keys()
-    for key in fast.metrics:
-        assert np.array_equal(fast.metrics[key], slow.metrics[key]), key
-    assert (fast.params, fast.stopped_at, fast.snapshots) == (slow.params, slow.stopped_at, slow.snapshots)
-
-
 @pytest.mark.parametrize("inst,name,params", CASES, ids=lambda v: v if isinstance(v, str) else None)
 def test_compiled_linear_run_equals_the_python_engine_bit_for_bit(inst, name, params):
     """Long enough for several reward refills per arm (blocks of 256), MTE2LO's later stages and PF-LEX's
@@ -45,7 +37,30 @@ def test_compiled_linear_run_equals_the_python_engine_bit_for_bit(inst, name, pa
         fast = run(inst, name, 2500, seed, snapshots=0, **params)
         slow = run(inst, name, 2500, seed, snapshots=0, compiled=False, **params)
         assert len(set(fast.arms.tolist())) > 1
-        assert_same(fast, slow)
+        assert_same_trace(fast, slow)
+
+
+@pytest.mark.parametrize("inst,name,params", CASES, ids=lambda v: v if isinstance(v, str) else None)
+def test_compiled_linear_run_with_snapshots_equals_the_python_engine_bit_for_bit(inst, name, params):
+    """Watch's runs: snapshots (early, dense, the last round) played by the class between the kernel's stretches,
+    their pictures, events and rounds per branch the engine's."""
+    for seed, horizon, snapshots in ((1, 1500, 40), (4, 300, 300)):
+        fast = run(inst, name, horizon, seed, snapshots=snapshots, **params)
+        slow = run(inst, name, horizon, seed, snapshots=snapshots, compiled=False, **params)
+        assert len(fast.snapshots) == min(horizon, snapshots)
+        assert_same_trace(fast, slow)
+
+
+@pytest.mark.parametrize("name", ["oful", "mte2lo", "pf_lex"])
+def test_the_snapshot_comparison_sees_a_class_left_unsynced(monkeypatch, name):
+    """The broken variant: the class not told what the kernel played beside the shared arrays (OFUL's log det V,
+    the rounds per branch, PF-LEX's second count array) draws other pictures."""
+    from banditviz.algorithms import _linear_loop
+
+    slow = run(LEX, name, 800, 2, snapshots=20, compiled=False)
+    monkeypatch.setattr(_linear_loop, "_sync", lambda *args: None)
+    with pytest.raises(AssertionError):
+        assert_same_trace(run(LEX, name, 800, 2, snapshots=20), slow)
 
 
 def test_the_comparison_sees_a_last_bit_off(monkeypatch):

@@ -6,6 +6,7 @@ Pure functions shared by STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.
 * `chain_filter`: the chain relation C_i of LexMOSLB Sec. 3.1, used by STE2LO (eq. 15) and PF-LEX (eq. 11).
 * `loaf`: the Lexicographically Ordered Arm Filter, Alg. 2, eqs. (17)-(18), used by MTE2LO (Alg. 3).
 * `gamma_radius` (eq. 13), `pf_lex_beta` (LexMOSLB Sec. 2.2), `oful_alpha` (Sec. 2.1): unscaled confidence radii.
+* `branch_name`: the branch of a round (the psi sets of LexMOSLB Sec. 3) as the rounds-by-branch tally names it.
 * `ste2lo_epsilon`, `pf_lex_epsilon` (Sec. 4), `loaf_coefficients` (LexMOSLB Alg. 2),
   `theorem1_bound`, `theorem2_bound`, `lemma2_bound`, `proposition1_gap` (LexMOSLB Sec. 3).
 
@@ -115,6 +116,13 @@ def chain_filter(lower: list[list[float]], upper: list[list[float]], candidates:
 
 
 # ---------------------------------------------------------------------------------------------- radii
+def branch_name(explored: bool, stage: int | None) -> str:
+    """Exploration / exploitation; for MTE2LO (``stage`` s) explore@s (Alg. 3 l. 10) or final (l. 8)."""
+    if stage is None:
+        return "exploration" if explored else "exploitation"
+    return f"explore@{stage}" if explored else "final"
+
+
 def gamma_radius(t: int, d: int, m: int, delta: float, R: float) -> float:
     """gamma_t = R sqrt(d ln(m (1 + t) / delta)) + 1 (eq. 13), before the width scale c."""
     return R * math.sqrt(d * math.log(m * (1 + t) / delta)) + 1.0

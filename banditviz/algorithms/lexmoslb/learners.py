@@ -54,6 +54,7 @@ from ..base import ACTIVE, CANDIDATE, REJECTED, Algorithm, Param, Problem, Round
 from ..estimators import RunningMeans, SharedRidge
 from .core import (
     Cascade,
+    branch_name,
     chain_filter,
     gamma_radius,
     loaf,
@@ -100,10 +101,8 @@ class Decision:
 
     @property
     def branch(self) -> str:
-        """Branch of the round: exploration / exploitation; for MTE2LO explore@s (Alg. 3 l. 10) or final (l. 8)."""
-        if self.stage is None:
-            return "exploration" if self.explored else "exploitation"
-        return f"explore@{self.stage}" if self.explored else "final"
+        """Branch of the round (`branch_name`)."""
+        return branch_name(self.explored, self.stage)
 
 
 class _Lexicographic(Algorithm):

@@ -183,17 +183,38 @@ class _RiskAverse(Algorithm):
         """The state after round ``t`` given only the sufficient statistics (per arm: pulls, sum and sum of squares
         of the samples) and the last arm pulled: snapshots of runs played in the compiled loop, which keeps no
         more. m_t / p_t are then the pair the next selection would use (the loop does not record the past pair)."""
-        self.stats.counts[:] = counts
-        self.stats.sums[:, 0], self.stats.sumsq[:, 0] = sums, sumsq
-        seen = counts > 0
-        mean = np.where(seen, sums / np.maximum(counts, 1), np.nan)
-        self.mu, self.xi = mean, mean_variance.xi_from_moments(mean, sumsq / np.maximum(counts, 1), self.rho)
-        self.beta = np.array([self.width(int(c)) for c in counts])
-        self._refresh()
+        self._load(counts, sums, sumsq)
         self.t, self.last = t, pulled
         self.recommendation = tuple(int(i) for i in np.flatnonzero(self.Dh))
         if self.initialised and self.PAIRED:
             self._pair()
+
+    def resume(self, t: int, counts: np.ndarray, sums: np.ndarray, sumsq: np.ndarray, pulled: int | None,
+               queued: int, I: int) -> None:
+        """The state after round ``t`` as the round-by-round engine leaves it, from the compiled loop's sufficient
+        statistics, last arm pulled, arm queued for the next round (-1: none) and round-robin counter I: runs with
+        snapshots, whose snapshot rounds the class plays itself (`_loop.RiskLoop.play`). What only the state of a
+        round describes (m_t, p_t, the sentences) is made by the next ``select``, but for the pair in flight."""
+        self._load(counts, sums, sumsq)
+        self.t, self.last = t, pulled
+        self.recommendation = tuple(int(i) for i in np.flatnonzero(self.Dh)) if t else None
+        self.queue = [queued] if queued >= 0 else []
+        if self.queue:
+            self._in_flight(pulled, queued)
+
+    def _in_flight(self, first: int, second: int) -> None:
+        """The pair chosen at the last round, whose ``second`` arm is pulled next (RA-LUCB, HVI-Pareto)."""
+
+    def _load(self, counts: np.ndarray, sums: np.ndarray, sumsq: np.ndarray) -> None:
+        """The statistics and what `update` computes from them (the same expressions): mu, xi, beta, D_hat, V."""
+        self.stats.counts[:] = counts
+        self.stats.sums[:, 0], self.stats.sumsq[:, 0] = sums, sumsq
+        seen = counts > 0
+        mean = np.where(seen, sums / np.maximum(counts, 1), np.nan)
+        self.stats.means[:, 0] = mean
+        self.mu, self.xi = mean, mean_variance.xi_from_moments(mean, sumsq / np.maximum(counts, 1), self.rho)
+        self.beta = np.array([self.width(int(c)) for c in counts])
+        self._refresh()
 
     def _pair(self) -> tuple[int, int]:
         """m_t (largest V_i, Eq. 6) and p_t (its competitor, Eq. 7), recorded for the state."""
@@ -301,6 +322,11 @@ class _SkippingRoundRobin(_RiskAverse):
         self.I = 1
         self.skipped: list[int] = []
 
+    def resume(self, t: int, counts: np.ndarray, sums: np.ndarray, sumsq: np.ndarray, pulled: int | None,
+               queued: int, I: int) -> None:
+        super().resume(t, counts, sums, sumsq, pulled, queued, I)
+        self.I = I
+
     def _skip(self) -> np.ndarray:
         raise NotImplementedError
 
@@ -361,6 +387,9 @@ class RALUCB(_RiskAverse):
 
     PAIRED = True
 
+    def _in_flight(self, first: int, second: int) -> None:
+        self.m, self.p = first, second
+
     def _choose(self) -> int:
         m, p = self._pair()
         self.queue = [p]
@@ -403,6 +432,9 @@ class HVIPareto(_RiskAverse):
         super().reset(problem, rng)
         self.d: int | None = None
         self.d2: int | None = None
+
+    def _in_flight(self, first: int, second: int) -> None:
+        self.d, self.d2 = first, second
 
     def hvi(self) -> np.ndarray:
         r_mu, r_xi = mean_variance.hvi_reference(self.rho)
