@@ -21,7 +21,7 @@ import logging
 import streamlit as st
 
 from banditviz import AlgorithmError
-from banditviz_app import charts, plugins, state
+from banditviz_app import charts, plugins, serving, state
 
 # Static styles (no user content). Normal: less empty space above the page, so the figure fits a projector screen.
 NORMAL_CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem;padding-bottom:2rem}</style>"
@@ -80,3 +80,4 @@ except Exception as exc:  # a bug, not bad input (pages show those as ValueError
     st.error(f"Something went wrong on this page ({type(exc).__name__}: {exc}). Your instance is kept: change a "
              "setting, or reload the page.", icon=":material/error:")
 state.sync_url()
+serving.settle()  # once per process, after its first run: later runs' garbage collections skip the modules

@@ -5,6 +5,10 @@
 result only when their inputs are identical, in which case the result is identical too (runs are
 deterministic). Entries are bounded (and expire), so the caches cannot grow without limit. Sweeps use a
 small LRU of their own, with the same keys (see `cached_sweep`).
+
+Watch's figures are serialised for the browser once per setting and kept, as text, in `PREPARED` (bounded in bytes,
+`serving.BoundedCache`), so a visit to a setting already shown costs the server almost nothing; a figure not yet made
+waits for its turn in `LINE` (first come, first served, one per core), its page told its place meanwhile.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import banditviz
-from banditviz import figures, fronts
+from banditviz import figures, fronts, words
 from banditviz.figures.playback import (  # noqa: F401 (the pages')
     PRESENT_HEIGHT,
     PRESENT_HEIGHTS,
@@ -33,10 +37,9 @@ from banditviz.sweep import summary as sweep_summary
 from banditviz.sweep import sweep as run_sweep
 from banditviz.trace import column_name
 
-from . import state
+from . import charts, serving, state
 
 CACHE = {"max_entries": 32, "ttl": 3600, "show_spinner": False}
-FIGURE_CACHE = {**CACHE, "max_entries": 16}  # an animated figure holds up to ~5 MB
 
 
 @st.cache_data(**CACHE)
@@ -56,34 +59,51 @@ def run_setting(setting: state.Setting, snapshots: int = 200) -> banditviz.Trace
     return cached_run(*_key(setting), snapshots)
 
 
-@st.cache_resource(**FIGURE_CACHE)
-def _animation(instance_json: str, algorithm: str, params_json: str, horizon: int, seed: int,
-               height: int, heights: tuple[int, ...], present: bool) -> go.Figure:
-    return figures.animate(cached_run(instance_json, algorithm, params_json, horizon, seed, 200), controls=False,
-                           height=height, heights=heights, present=present)
+PREPARED_MAX_BYTES = 64 * 2**20  # Watch's figures serialised for the browser (~1 MB each, at most ~5 MB)
+PREPARED: serving.BoundedCache[charts.Prepared] = serving.BoundedCache(PREPARED_MAX_BYTES, lambda p: p.nbytes)
+LINE = serving.Line(os.cpu_count() or 1)  # runs and their figures being made: one per core, the others wait
 
 
 def animation(setting: state.Setting, height: int = WATCH_HEIGHT, heights: tuple[int, ...] = (),
-              present: bool = False) -> go.Figure:
-    """The Watch figure of a setting (no Plotly controls: the page's player drives it and may fit it to one of
-    ``heights``; ``present``: for a projector, its title and legend left to the page), built once per distinct input
-    (never mutated by the pages)."""
-    return _animation(*_key(setting), height, heights, present)
+              present: bool = False, waiting: Callable[[str], None] | None = None) -> charts.Prepared:
+    """The Watch figure of a setting, serialised once for every session that shows it (no Plotly controls: the
+    page's player drives it and may fit it to one of ``heights``; ``present``: for a projector, its title and legend
+    left to the page). ``waiting(message)``: told, while the figure is being made, what the page waits for."""
+    key = _key(setting)
 
-
-@st.cache_resource(**FIGURE_CACHE)
-def _race(instance_json: str, algorithm: str, params_json: str, horizon: int, seed: int, rival: str,
-          height: int, heights: tuple[int, ...], present: bool) -> go.Figure:
-    first = cached_run(instance_json, algorithm, params_json, horizon, seed, 200)
-    second = cached_run(instance_json, rival, "{}", horizon, seed, 200)
-    return figures.race(first, second, controls=False, height=height, heights=heights, present=present)
+    def build() -> go.Figure:
+        return figures.animate(cached_run(*key, 200), controls=False, height=height, heights=heights, present=present)
+    return _prepared(("animation", *key, height, heights, present), build, _making(setting), waiting)
 
 
 def race(setting: state.Setting, rival: str, height: int = WATCH_HEIGHT, heights: tuple[int, ...] = (),
-         present: bool = False) -> go.Figure:
+         present: bool = False, waiting: Callable[[str], None] | None = None) -> charts.Prepared:
     """The setting's run and ``rival`` (at its paper defaults) on the same instance, horizon and seed (so the
-    same noise), side by side in one figure driven by one player (heights, present: as `animation`)."""
-    return _race(*_key(setting), rival, height, heights, present)
+    same noise), side by side in one figure driven by one player (heights, present, waiting: as `animation`)."""
+    key = _key(setting)
+
+    def build() -> go.Figure:
+        first, second = cached_run(*key, 200), cached_run(key[0], rival, "{}", *key[3:], 200)
+        return figures.race(first, second, controls=False, height=height, heights=heights, present=present)
+    return _prepared(("race", *key, rival, height, heights, present), build,
+                     _making(setting, f" and {rival}"), waiting)
+
+
+def _making(setting: state.Setting, also: str = "") -> str:
+    return f"Running {setting.algorithm}{also} for {setting.horizon:,} rounds (seed {setting.seed}) and drawing it..."
+
+
+def _prepared(key: tuple[Any, ...], build: Callable[[], go.Figure], making: str,
+              waiting: Callable[[str], None] | None) -> charts.Prepared:
+    """The prepared figure of ``key`` from `PREPARED`, else made by ``build`` in its turn in `LINE`; ``waiting`` is
+    told each change of what the page waits for (its place in line, then ``making``)."""
+    tell = waiting or (lambda message: None)
+
+    def make() -> charts.Prepared:
+        with LINE.turn(lambda n: tell(f"The server is busy: {words.count(n, 'run')} ahead of this one...")):
+            tell(making)
+            return charts.prepare(build())
+    return PREPARED.get(key, make, lambda: tell("The same run is being made for another visitor..."))
 
 
 def tidy(trace: banditviz.Trace) -> pd.DataFrame:

@@ -18,13 +18,12 @@ import json
 import os
 from dataclasses import dataclass
 
-import plotly.graph_objects as go
 import streamlit as st
 
 import banditviz
 from banditviz import figures, limits, runlog, words
 
-from . import state
+from . import charts, state
 
 UPLOADER = "watch_log"
 HEADER_UPLOADER = "watch_log_header"
@@ -57,8 +56,10 @@ def _read(data: bytes, header: bytes | None) -> banditviz.Trace:
 
 
 @st.cache_resource(**CACHE)
-def _animation(data: bytes, header: bytes | None, height: int, heights: tuple[int, ...], present: bool) -> go.Figure:
-    return figures.animate(_read(data, header), controls=False, height=height, heights=heights, present=present)
+def _animation(data: bytes, header: bytes | None, height: int, heights: tuple[int, ...],
+               present: bool) -> charts.Prepared:
+    return charts.prepare(figures.animate(_read(data, header), controls=False, height=height, heights=heights,
+                                          present=present))
 
 
 def _handed_over() -> tuple[str, bytes, bytes | None] | None:
@@ -107,7 +108,7 @@ def logged_run() -> Logged | None:
             return None
 
 
-def animation(logged: Logged, height: int, heights: tuple[int, ...], present: bool) -> go.Figure:
+def animation(logged: Logged, height: int, heights: tuple[int, ...], present: bool) -> charts.Prepared:
     """The Watch figure of a logged run, as `runs.animation` of a simulated one."""
     return _animation(logged.data, logged.header, height, heights, present)
 

@@ -92,30 +92,44 @@ with right:
         rival = None if logged else race_picker(setting)
     about.caption(played_caption(setting, logged))
 
+# the player sizes the chart: to the screen, down to the playback bar, in presentation mode (one of heights)
+height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, runs.WATCH_HEIGHTS)
+skeleton = None  # while the figure is being made: the first place of the left column (a busy server says so)
+
+
+def waiting(message: str) -> None:
+    """Say what the page waits for, in a box as tall as the figure where the figure will be. Drawn only when the
+    page waits, so that a rerun of a figure already made replaces nothing on screen before the figure itself."""
+    global skeleton
+    skeleton = skeleton or left.empty()
+    with skeleton.container(height=height, border=True):
+        st.caption(message)
+
+
 try:
-    with st.spinner("Running..."):
-        # the player sizes the chart: to the screen, down to the playback bar, in presentation mode (one of heights)
-        height, heights = ((runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present
-                           else (runs.WATCH_HEIGHT, runs.WATCH_HEIGHTS))
-        if logged:
-            trace, fig = logged.trace, upload.animation(logged, height, heights, present)
-        else:
-            trace = runs.run_setting(setting)
-            fig = (runs.race(setting, rival, height, heights, present) if rival
-                   else runs.animation(setting, height, heights, present))
+    if logged:
+        trace, chart = logged.trace, upload.animation(logged, height, heights, present)
+    else:
+        chart = (runs.race(setting, rival, height, heights, present, waiting) if rival
+                 else runs.animation(setting, height, heights, present, waiting))
+        trace = runs.run_setting(setting)
 except ValueError as exc:
+    if skeleton:
+        skeleton.empty()
     with left:
         state.show_error(exc)
     st.stop()
 except banditviz.AlgorithmError as exc:  # the algorithm's fault, named with its round and seed
+    if skeleton:
+        skeleton.empty()
     with left:
         plugins.show_algorithm_error(exc)
     st.stop()
 
 with heading:  # shown by the player where the figure's layout hides its own (at once in presentation mode)
-    player.heading(PLAYER, fig.layout.meta["bv"], shown=present)
+    player.heading(PLAYER, chart.parts, shown=present)
 with legend:
-    player.legend(PLAYER, fig.layout.meta["bv"], shown=present)
+    player.legend(PLAYER, chart.parts, shown=present)
 
 with notes:
     if logged:
@@ -128,16 +142,17 @@ with notes:
     if not logged and banditviz.get_algorithm(trace.algorithm).task == "lexicographic" and note:
         st.caption(note)
 
+with skeleton or left:  # the skeleton's place, if there is one
+    player.heading(PLAYER, chart.parts, shown=present, phone=True)
 with left:
-    player.heading(PLAYER, fig.layout.meta["bv"], shown=present, phone=True)
     with player.chart_container(PLAYER):
-        charts.show(fig, key="watch_figure", height="stretch")  # the player sizes its container
+        charts.show_prepared(chart, key="watch_figure", height="stretch")  # the player sizes its container
     # The first screen of a session plays by itself.
     first = not st.session_state.get("watch_autoplayed")
     run_id = json.dumps([logged.run_id if logged else state.to_query(setting), rival, height])
     player.controls(PLAYER, run_id=run_id, autoplay=first)
     st.session_state["watch_autoplayed"] = True
-    player.legend(PLAYER, fig.layout.meta["bv"], shown=present, phone=True)
+    player.legend(PLAYER, chart.parts, shown=present, phone=True)
 
 
 with right:  # how the run ended (and why its effective regret exceeds its Pareto regret, where it does)
