@@ -44,15 +44,16 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> Non
 
 
 @contextlib.contextmanager
-def streamlit_server() -> Iterator[tuple[str, int]]:
-    """``streamlit run app.py`` on a free localhost port in its own process group; stops exactly that group.
+def streamlit_server(root: Path = ROOT, port: int | None = None) -> Iterator[tuple[str, int]]:
+    """``streamlit run app.py`` (of ``root``: the repository, or a copy of the app of another commit) on a free
+    localhost port (or ``port``) in its own process group; stops exactly that group.
 
     Yields the server's URL and its process id (the load tests read its memory)."""
-    port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+    port = port or free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -31,8 +32,10 @@ class Page:
 
     elements: dict[tuple[int, ...], Any] = field(default_factory=dict)
     query: str | None = None
-    figure_at: float | None = None  # seconds after the request
+    first_at: float | None = None  # seconds after the request: the first element
+    figure_at: float | None = None  # and the figure
     figure: Any = None  # the PlotlyChart proto
+    before_figure: list[str] = field(default_factory=list)  # the texts shown before the figure came, in order
     status: int | None = None  # ForwardMsg.ScriptFinishedStatus
 
     def of_type(self, kind: str) -> list[Any]:
@@ -54,8 +57,9 @@ class Visitor:
         self.timeout = timeout
         self.page_hash = ""
         self.session_id = ""
-        self.ws = connect(f"ws://{parts.netloc}/_stcore/stream", subprotocols=["streamlit"], max_size=None,
-                          open_timeout=timeout, close_timeout=2)
+        self._open = ExitStack()
+        self.ws = self._open.enter_context(connect(f"ws://{parts.netloc}/_stcore/stream", subprotocols=["streamlit"],
+                                                   max_size=None, open_timeout=timeout, close_timeout=2))
 
     def open(self) -> Page:
         """The first run of the page, as a browser's first visit asks for it."""
@@ -111,9 +115,13 @@ class Visitor:
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
                 element = msg.delta.new_element
                 page.elements[tuple(msg.metadata.delta_path)] = element
+                if page.first_at is None:
+                    page.first_at = time.perf_counter() - start
                 if element.WhichOneof("type") == "plotly_chart" and page.figure is None:
                     page.figure_at = time.perf_counter() - start
                     page.figure = element.plotly_chart
+                elif element.WhichOneof("type") == "markdown" and page.figure is None:
+                    page.before_figure.append(element.markdown.body)
             elif kind == "ref_hash":
                 raise AssertionError("the server referred to a cached message this visitor never announced")
             elif kind == "script_finished":
@@ -122,7 +130,7 @@ class Visitor:
                     return page
 
     def close(self) -> None:
-        self.ws.close()
+        self._open.close()
 
 
 def figure_title(page: Page) -> str:
