@@ -1,7 +1,8 @@
 # Two commands do everything on a fresh machine (Python 3.11, pip, make, apt):
 #   make run   create .venv, install banditviz, start the app on its default instance (its videos of a run also
 #              need Debian's chromium: make chromium)
-#   make test  install the test dependencies (and Debian's chromium if missing), run every test
+#   make test  install the test dependencies (and Debian's chromium and nginx if missing), run every test
+#   make serve several app processes behind nginx, for a class larger than one process serves (deploy/serve.sh)
 # Both install exactly the versions in requirements.lock (pip constraints: the versions the tests last passed
 # with). `make lock` upgrades .venv to the newest versions pyproject.toml's floors allow, runs every test and
 # writes those exact versions to requirements.lock; commit it. pyproject.toml keeps the floors for library users.
@@ -12,7 +13,7 @@ LOCK := requirements.lock
 TEST := $(PY) -m ruff check . && $(PY) -m pytest -q -p no:cacheprovider --timeout=900
 PORT ?= 8501
 
-.PHONY: run test install install-test chromium lint bench lock clean
+.PHONY: run serve test install install-test chromium nginx lint bench lock clean
 
 $(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +28,7 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(LOCK)
 
 install: $(VENV)/.installed
 
-install-test: $(VENV)/.installed-test chromium
+install-test: $(VENV)/.installed-test chromium nginx
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -35,8 +36,17 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+	  echo "installing Debian's nginx for serving several app processes (make serve) and its test"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx >/dev/null; }
+
 run: install
 	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+
+serve: install nginx
+	PY=$(PY) deploy/serve.sh
 
 lint: install-test
 	$(PY) -m ruff check .
@@ -48,7 +58,7 @@ bench: install-test
 	for f in benchmarks/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 # newest versions the floors allow, the whole test suite, then their exact versions into $(LOCK)
-lock: chromium
+lock: chromium nginx
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --upgrade -e ".[test,distributed,export]"

@@ -44,16 +44,19 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> Non
 
 
 @contextlib.contextmanager
-def streamlit_server(root: Path = ROOT, port: int | None = None) -> Iterator[tuple[str, int]]:
+def streamlit_server(root: Path = ROOT, port: int | None = None, env: dict[str, str] | None = None
+                     ) -> Iterator[tuple[str, int]]:
     """``streamlit run app.py`` (of ``root``: the repository, or a copy of the app of another commit) on a free
-    localhost port (or ``port``) in its own process group; stops exactly that group.
+    localhost port (or ``port``) in its own process group, with ``env`` added to its environment (Streamlit's options
+    as ``STREAMLIT_...`` variables); stops exactly that group.
 
     Yields the server's URL and its process id (the load tests read its memory)."""
     port = port or free_port()
     cmd = [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)

@@ -49,17 +49,24 @@ class Page:
 
 
 class Visitor:
-    """One browser-less session of the app at ``base_url`` (``http://host:port``), opened on ``query``."""
+    """One browser-less session of the app at ``base_url`` (``http://host:port``), opened on ``query``.
 
-    def __init__(self, base_url: str, query: dict[str, str] | None = None, timeout: float = 300.0) -> None:
+    ``headers``: sent with the websocket's opening request (a browser's cookies); ``session_id``: the session to take
+    up again, as a browser does when its websocket reconnects (the server keeps a disconnected session a while)."""
+
+    def __init__(self, base_url: str, query: dict[str, str] | None = None, timeout: float = 300.0,
+                 headers: dict[str, str] | None = None, session_id: str = "") -> None:
         parts = urlsplit(base_url)
         self.query_string = urlencode(query or {})
         self.timeout = timeout
         self.page_hash = ""
-        self.session_id = ""
+        self.session_id = session_id
+        # the protocol header carries, after "streamlit", an XSRF token (none here: "-") and the session to take up
+        protocols = ["streamlit", "-", session_id] if session_id else ["streamlit"]
         self._open = ExitStack()
-        self.ws = self._open.enter_context(connect(f"ws://{parts.netloc}/_stcore/stream", subprotocols=["streamlit"],
-                                                   max_size=None, open_timeout=timeout, close_timeout=2))
+        self.ws = self._open.enter_context(connect(
+            f"ws://{parts.netloc}/_stcore/stream", subprotocols=protocols, additional_headers=headers,
+            max_size=None, open_timeout=timeout, close_timeout=2))
 
     def open(self) -> Page:
         """The first run of the page, as a browser's first visit asks for it."""
