@@ -89,7 +89,9 @@ def seeds_and_memory(sessions: int) -> tuple[classroom.Round, float]:
 def breakdown() -> tuple[float, float]:
     """CPU seconds, in this process, of serialising the landing figure as ``st.plotly_chart`` does (its dict, then
     Plotly's JSON) and of one full garbage collection with the app's modules loaded and nothing frozen."""
-    logging.getLogger("streamlit").setLevel(logging.ERROR)  # no "No runtime found" for the app's caches
+    for name in list(logging.root.manager.loggerDict):  # no "No runtime found" for the app's caches out of a server
+        if name.startswith("streamlit"):
+            logging.getLogger(name).setLevel(logging.ERROR)
     import banditviz_app.runs  # noqa: F401 (the server's modules, for the collection)
 
     trace = banditviz.run(banditviz.preset("default"), "pareto_ucb1", 2000, 0, snapshots=200)

@@ -34,6 +34,7 @@ class Page:
     query: str | None = None
     first_at: float | None = None  # seconds after the request: the first element
     figure_at: float | None = None  # and the figure
+    figure_clock: float | None = None  # when the figure came (time.perf_counter)
     figure: Any = None  # the PlotlyChart proto
     before_figure: list[str] = field(default_factory=list)  # the texts shown before the figure came, in order
     status: int | None = None  # ForwardMsg.ScriptFinishedStatus
@@ -125,7 +126,8 @@ class Visitor:
                 if page.first_at is None:
                     page.first_at = time.perf_counter() - start
                 if element.WhichOneof("type") == "plotly_chart" and page.figure is None:
-                    page.figure_at = time.perf_counter() - start
+                    page.figure_clock = time.perf_counter()
+                    page.figure_at = page.figure_clock - start
                     page.figure = element.plotly_chart
                 elif element.WhichOneof("type") == "markdown" and page.figure is None:
                     page.before_figure.append(element.markdown.body)
