@@ -59,7 +59,7 @@ def _sent_app(prepared: bool) -> None:
 
 
 def _sent(prepared: bool) -> bytes:
-    at = AppTest.from_function(_sent_app, args=(prepared,), default_timeout=60).run()
+    at = AppTest.from_function(_sent_app, args=(prepared,), default_timeout=180).run()
     assert not at.exception
     return at.session_state["sent"]
 

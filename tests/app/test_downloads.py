@@ -15,7 +15,7 @@ SMALL = {"preset": "default", "alg": "pareto_ucb1", "T": "60", "seed": "0"}
 
 
 def watch() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
+    at = AppTest.from_file(APP, default_timeout=180)
     at.query_params.update(SMALL)
     at.run()
     assert not at.exception, [e.value for e in at.exception]

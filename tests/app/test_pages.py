@@ -18,7 +18,7 @@ SMALL = {"preset": "default", "alg": "pareto_ucb1", "T": "150", "seed": "0"}
 
 
 def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
+    at = AppTest.from_file(APP, default_timeout=180)
     at.query_params.update(SMALL if query is None else query)
     at.run()
     if page != "watch":
@@ -391,7 +391,7 @@ def test_an_unexpected_failure_shows_an_error_not_a_traceback(monkeypatch):
         raise RuntimeError("solver gave up")
 
     monkeypatch.setattr(banditviz, "run", broken)
-    at = AppTest.from_file(APP, default_timeout=60)
+    at = AppTest.from_file(APP, default_timeout=180)
     at.query_params.update({**SMALL, "T": "151", "seed": "99"})  # inputs no other test has cached
     at.run()
     assert not at.exception

@@ -15,7 +15,7 @@ LOG = banditviz.Instance.from_means([[0.9, 0.2], [0.5, 0.5], [0.2, 0.9]], sigma=
 
 
 def watch() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
+    at = AppTest.from_file(APP, default_timeout=180)
     at.query_params.update(SMALL)
     return at.run()
 
@@ -60,7 +60,7 @@ def test_a_logged_run_is_described_as_itself_and_has_no_race():
     """While a log plays, the caption describes the log (not the session's instance) and no race menu is offered;
     removing the file brings back the setting's run and its race from the link."""
     trace = banditviz.run(LOG, "pareto_ucb1", 120, seed=3, snapshots=20)
-    at = AppTest.from_file(APP, default_timeout=60)
+    at = AppTest.from_file(APP, default_timeout=180)
     at.query_params.update({**SMALL, "race": "uniform"})
     at.run()
     assert at.selectbox(key="watch_race").value == "uniform"
