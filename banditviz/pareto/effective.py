@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 from functools import lru_cache
 
+import numba
 import numpy as np
 from scipy.spatial import ConvexHull
 
@@ -370,7 +371,7 @@ def effective_gap(means) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _gap_weights(L: int) -> np.ndarray:
+def gap_weights(L: int) -> np.ndarray:
     """The simplex's vertices and the weight bank: the upper bounds of `_gap_one`."""
     W = np.vstack([np.eye(L), _bank(L)])
     W.setflags(write=False)
@@ -378,12 +379,8 @@ def _gap_weights(L: int) -> np.ndarray:
 
 
 def _gap_one(U: np.ndarray, target: np.ndarray, err: float) -> tuple[float, float]:
-    """(Pareto-gap lower bound, Delta^EPR) of ``target`` against the distinct Pareto rows ``U``: the lower bound
-    against the weight-bank upper bound (equal up to the rounding margin ``err``), the LP only if they differ."""
-    lb, ub = kernels.gap_bounds(U, target, _gap_weights(len(target)))
-    if ub <= lb + err:
-        return lb, 0.0 if ub <= err else max(lb, 0.0)
-    return lb, _gap_lp(U, target)
+    """(Pareto-gap lower bound, Delta^EPR) of ``target`` against the distinct Pareto rows ``U``: `gap_bounded`."""
+    return gap_bounded(U, target, gap_weights(len(target)), err)
 
 
 def front_rows(mu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -412,8 +409,7 @@ def gaps_of(means, arm: int) -> tuple[float, float]:
         raise ValueError(f"arm: must be an integer in [0, {K}), got {arm!r}")
     arm = int(arm)
     if L >= 3:
-        _, U, _, scale = front_rows(mu)
-        lb, gap = _gap_one(U, mu[arm], margin(L, scale))
+        lb, gap = gaps_of_compiled(mu, arm, gap_weights(L))
         return float(lb), float(gap)
     pareto_gap = float(np.maximum(0.0, (mu - mu[arm]).min(axis=1).max()))
     if L == 1:
@@ -426,3 +422,31 @@ def gaps_of(means, arm: int) -> tuple[float, float]:
 def effective_gap_of(means, arm: int) -> float:
     """Delta^EPR of one arm (MOL-TS Def. 6): `gaps_of`'s second value."""
     return gaps_of(means, arm)[1]
+
+
+_margin = numba.njit(cache=True)(margin)
+
+
+@numba.njit(cache=True)
+def gap_bounded(U, target, W, err):
+    """(Pareto-gap lower bound, Delta^EPR) of ``target`` against the distinct Pareto rows ``U``: the lower bound
+    against the upper bound of the weights ``W`` (`kernels.gap_bounds`; equal up to the rounding margin ``err``
+    whenever the arm is the unique maximiser of a weighting or is beaten by a single arm), the LP (in object mode)
+    only if they differ."""
+    lb, ub = kernels.gap_bounds(U, target, W)
+    if ub <= lb + err:
+        return lb, 0.0 if ub <= err else max(lb, 0.0)
+    with numba.objmode(gap="float64"):
+        gap = _gap_lp(U, target)
+    return lb, gap
+
+
+@numba.njit(cache=True)
+def gaps_of_compiled(mu, arm, W):
+    """`gaps_of` for L >= 3, compiled (also called by compiled loops); ``W`` = `gap_weights(L)`. `front_rows`
+    through object mode when two Pareto rows are equal (np.unique decides)."""
+    _, U, _, scale = kernels.front_rows(mu)
+    if U.shape[0] == 0:
+        with numba.objmode(U="float64[:, :]", scale="float64"):
+            _, U, _, scale = front_rows(mu)
+    return gap_bounded(U, mu[arm], W, _margin(mu.shape[1], scale))

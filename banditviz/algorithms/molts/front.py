@@ -20,10 +20,15 @@ Reuse between rounds: the contexts and the samples are fresh every round, so no 
 fixed weight bank (256 Dirichlet(1) weights) is reused.  Adding the dual weights of earlier rounds' LPs to the
 bank was tried and saved under 5% of the LPs (0.24 -> 0.23 a round on the main preset), so it was dropped.
 ``err`` is the floating-point margin on a weighted sum of L numbers, `pareto.margin`: 8 L eps max(1, max|v|).
+
+`draw_effective` is the same draw compiled (numba), for the compiled loop of contextual runs: the same kernels in
+the same order, and the rare LP (and the rows of a front with two equal vectors) through object mode, so it draws
+the same arm from the same generator state (tested).
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from ... import pareto
@@ -59,9 +64,7 @@ class EffectiveFrontSampler:
             return True
         if kernels.pair_mixture_dominates(U, a, tol_abs, err):
             return False
-        w = kernels.cone_weight(U, a)
-        s = U @ w
-        if s.max() - s[a] + err <= tol_abs * w.min():
+        if kernels.bank_certifies(U, a, kernels.cone_weight(U, a)[None, :], tol_abs, err):
             return True
         self.lps += 1
         return slack_lp(U, a) <= tol_abs
@@ -81,3 +84,38 @@ class EffectiveFrontSampler:
             if decided[r]:
                 return int(front[k])
         raise RuntimeError("effective front: no effective arm found, which MOL-TS Lemma 6 rules out")
+
+
+_margin = numba.njit(cache=True)(pareto.margin)
+
+
+@numba.njit(cache=True)
+def _is_effective(U, a, bank, tol_abs, err):
+    """`EffectiveFrontSampler.is_effective`, compiled (the LP in object mode)."""
+    if kernels.bank_certifies(U, a, bank, tol_abs, err):
+        return True
+    if kernels.pair_mixture_dominates(U, a, tol_abs, err):
+        return False
+    if kernels.bank_certifies(U, a, kernels.cone_weight(U, a).reshape(1, -1), tol_abs, err):
+        return True
+    with numba.objmode(slack="float64"):
+        slack = slack_lp(U, a)
+    return slack <= tol_abs
+
+
+@numba.njit(cache=True)
+def draw_effective(vectors, rng, bank):
+    """`EffectiveFrontSampler.draw` with the weight bank ``bank``, compiled: -1 if no arm is effective."""
+    front, U, row, scale = kernels.front_rows(vectors)
+    if U.shape[0] == 0:  # two equal Pareto vectors: `pareto.front_rows` (np.unique) decides
+        with numba.objmode(front="int64[:]", U="float64[:, :]", row="int64[:]", scale="float64"):
+            front, U, row, scale = pareto.front_rows(vectors)
+    tol_abs, err = TOL * scale, _margin(vectors.shape[1], scale)
+    decided = np.full(U.shape[0], -1, dtype=np.int8)
+    for k in rng.permutation(front.size):
+        r = row[k]
+        if decided[r] < 0:
+            decided[r] = _is_effective(U, r, bank, tol_abs, err)
+        if decided[r]:
+            return front[k]
+    return -1
