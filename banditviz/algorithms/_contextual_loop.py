@@ -138,7 +138,7 @@ class MOLLoop(LinearLoop):
         V_inv, theta, Z = np.eye(d) / alg.params.get("lam", 1.0), np.zeros((d, L)), np.zeros((d, L))  # `SharedRidge`
         _kernel(self.code, alg.M if ts else 1, ip, fp, coefs, alg.rng, env.context_rng, CONTEXTS.index(inst.context),
                 np.ascontiguousarray(inst.theta, dtype=float), inst.sigma, env.normal_streams, V_inv, theta, Z, bank,
-                pareto.gap_weights(L) if L >= 3 else np.ones((1, L)), arms, got, metrics)
+                pareto.gap_weights(L), arms, got, metrics)
         names = ["pareto_regret", "effective_regret", *(f"reward_{j + 1}" for j in range(L))]
         return Played(arms, got, metrics={name: metrics[:, i].copy() for i, name in enumerate(names)})
 
