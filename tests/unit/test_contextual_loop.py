@@ -47,20 +47,17 @@ def test_compiled_contextual_run_equals_the_python_engine_bit_for_bit(inst, name
 
 
 def test_the_comparison_sees_a_sampling_scale_off(monkeypatch):
-    """The broken variant: the compiled loop of MOL-TS with its exploration scale 0.1% off chooses other arms."""
+    """The broken variant: the compiled loop of MOL-TS with its exploration scale alpha 0.1% off chooses other arms."""
     from banditviz.algorithms import _contextual_loop
+
+    def alpha_off(options):
+        options[1][7] *= 1 + 1e-3  # the float options' alpha (`_linear_loop`)
+        return options
 
     slow = run(MAIN, "mol_ts", 300, 1, snapshots=0, compiled=False)
     real = _contextual_loop.kernel_options
-
-    def nudged(*args):
-        ip, fp, coefs = real(*args)
-        fp[7] *= 1 + 1e-3  # alpha
-        return ip, fp, coefs
-
-    monkeypatch.setattr(_contextual_loop, "kernel_options", nudged)
-    fast = run(MAIN, "mol_ts", 300, 1, snapshots=0)
-    assert not np.array_equal(fast.arms, slow.arms)
+    monkeypatch.setattr(_contextual_loop, "kernel_options", lambda *args: alpha_off(real(*args)))
+    assert not np.array_equal(run(MAIN, "mol_ts", 300, 1, snapshots=0).arms, slow.arms)
 
 
 def test_runs_the_loop_does_not_serve_play_in_python():
