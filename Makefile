@@ -21,7 +21,7 @@ $(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c $(LOCK) -e ".[export]"
-	$(PY) -c "import banditviz as b; b.run(b.preset('default'), 'pareto_ucb1', 30, snapshots=0); b.run(b.preset('default'), 'pfiwr', 30, snapshots=0); b.run(b.preset('default'), 'gege_fb', 60, snapshots=0); b.run(b.preset('default'), 'uniform', 3, snapshots=0, compiled=False); b.pareto.psi_gaps([[0.0, 1.0], [1.0, 0.0]])"  # compile numba loops and noise streams once (cached)
+	$(PY) -c "import banditviz as b; b.run(b.preset('default'), 'pareto_ucb1', 30, snapshots=0); b.run(b.preset('default'), 'pfiwr', 30, snapshots=0); b.run(b.preset('default'), 'gege_fb', 60, snapshots=0); b.run(b.preset('default'), 'uniform', 3, snapshots=0, compiled=False); b.run(b.preset('mol_ts_main'), 'mol_ts', 3, snapshots=0); b.pareto.psi_gaps([[0.0, 1.0], [1.0, 0.0]])"  # compile numba loops and noise streams once (cached)
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(LOCK)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _noise, seeding
+from ._contexts import linear_predictions
 from .instances import Instance, sample_contexts
 
 BLOCK = 256
@@ -24,7 +25,7 @@ class Environment:
         self.instance = instance
         noise_ss, context_ss, policy_ss = np.random.SeedSequence(seed).spawn(3)
         self.policy_rng = np.random.default_rng(policy_ss)
-        self._context_rng = np.random.default_rng(context_ss)
+        self.context_rng = np.random.default_rng(context_ss)  # the contexts' stream (compiled loops draw from it)
         words = seeding.words(noise_ss, instance.K)  # arm k's stream: default_rng(noise_ss.spawn(K)[k])
         # Gaussian noise only draws standard normals: the streams are then compiled PCG64 states (`_noise`)
         normal = instance.kind != "distributions" and instance.noise == "gaussian"
@@ -42,12 +43,14 @@ class Environment:
         """Draw this round's contexts (when they move) and the reward means they imply."""
         inst = self.instance
         if inst.kind == "contextual":
-            self.context = sample_contexts(self._context_rng, inst.K, inst.d, inst.context)  # type: ignore[arg-type]
-            self.means = self.context @ inst.theta
+            self.context = sample_contexts(self.context_rng, inst.K, inst.d, inst.context)  # type: ignore[arg-type]
         elif inst.context_noise > 0:
-            ball = sample_contexts(self._context_rng, inst.K, inst.d, "uniform_ball")  # type: ignore[arg-type]
+            ball = sample_contexts(self.context_rng, inst.K, inst.d, "uniform_ball")  # type: ignore[arg-type]
             self.context = inst.features + inst.context_noise * ball
-            self.means = self.context @ inst.theta
+        else:
+            return
+        self.means = np.empty((inst.K, inst.L))
+        linear_predictions(self.context, inst.theta, self.means)  # summed in order, no BLAS (`_contexts`)
 
     def draws(self, arm: int, n: int) -> np.ndarray:
         """The next ``n`` raw draws of ``arm``'s stream (standard normals, uniforms or samples), as rows.

@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 
 from . import limits, pareto
+from ._contexts import CONTEXTS, draw_contexts
 
 SCHEMA_VERSION = 1
 KINDS = ("means", "linear", "contextual", "distributions")
 NOISES = ("gaussian", "bernoulli", "beta")
-CONTEXTS = ("uniform_ball", "unit_sphere", "gaussian_clipped")
 FAMILIES = {"beta": ("a", "b"), "bernoulli": ("p",), "uniform": ("low", "high")}
 _FIELDS = (
     "schema_version", "kind", "name", "means", "features", "theta", "n_arms", "context",
@@ -525,13 +525,9 @@ def sample_contexts(rng: np.random.Generator, K: int, d: int, kind: str) -> np.n
     Uniform in the ball: a uniform direction times a radius with P(r <= s) = s^d, drawn as the largest of
     d uniforms (same law as u^(1/d)); numpy's power ufunc is vectorised per CPU (SVML on AVX-512), so
     u^(1/d) would not give the same bits on every machine."""
-    g = rng.normal(size=(K, d))
-    norms = np.linalg.norm(g, axis=1, keepdims=True)
-    if kind == "unit_sphere":
-        return g / norms
-    if kind == "gaussian_clipped":
-        return g / np.maximum(norms, 1.0)
-    return g / norms * rng.random((K, d)).max(axis=1, keepdims=True)
+    out = np.empty((K, d))
+    draw_contexts(rng, CONTEXTS.index(kind), out)  # compiled: numpy's draws and sums (`_contexts`)
+    return out
 
 
 # ---------------------------------------------------------------------- presets

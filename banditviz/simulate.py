@@ -73,11 +73,11 @@ def resolve(algorithm: str | AlgorithmSpec, instance: Instance) -> AlgorithmSpec
 
 
 def has_fast_loop(algorithm: str, kind: str) -> bool:
-    """True when `run` plays ``algorithm`` (at its defaults, without snapshots) on instances of ``kind`` with fixed
-    contexts in the fast `Loop` declared with it: compiled, or batch by batch for identification algorithms that
-    plan their pulls; about a microsecond a round."""
+    """True when `run` plays ``algorithm`` (at its defaults, without snapshots) on instances of ``kind`` (fixed
+    contexts, or contextual) in the fast `Loop` declared with it: compiled, or batch by batch for identification
+    algorithms that plan their pulls."""
     spec = get_algorithm(algorithm)
-    return kind != "contextual" and spec.loop is not None and spec.loop.supports(kind, spec.defaults(), 0)
+    return spec.loop is not None and spec.loop.supports(kind, spec.defaults(), 0)
 
 
 def has_compiled_loop(algorithm: str, kind: str) -> bool:
@@ -161,7 +161,7 @@ def run(
         scores_estimate = getattr(alg, "reports_estimate", False) and instance.theta is not None
         last_rec: tuple[int, ...] | None = None
         rec_values: dict[str, float] = {}
-        loop = spec.loop if compiled and not env.moving else None
+        loop = spec.loop if compiled and (contextual or not env.moving) else None  # not with context noise
         fast = loop is not None and loop.supports(instance.kind, spec.validate(params), snapshots)
         if fast:
             expected = 1 if spec.task in STOPPING_TASKS else horizon  # a run that may stop draws little at first
@@ -169,6 +169,7 @@ def run(
             played = loop.play(alg, RewardBuffer(env, horizon, expected), horizon, snapshot_rounds(horizon, snapshots))
             arms, rewards, t = played.arms, played.rewards, len(played.arms)
             states.extend(played.snapshots)
+            per_round.update(played.metrics)
             _score_changes(instance, rec_metric, played.changes, t, per_round)
         else:
             arms, rewards = np.empty(horizon, dtype=np.int64), np.empty((horizon, instance.reward_dim))

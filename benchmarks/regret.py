@@ -168,9 +168,10 @@ def np_pair_mixture_dominates(U: np.ndarray, a: int, tol_abs: float, err: float)
     return bool(((slack.min(axis=1) > err) & (slack.sum(axis=1) > tol_abs + U.shape[1] * err)).any())
 
 
-def np_gap_bounds(U: np.ndarray, target: np.ndarray, W: np.ndarray) -> tuple[float, float]:
+def np_settled_gap(U: np.ndarray, target: np.ndarray, W: np.ndarray, err: float) -> tuple[float, float]:
     lb = max(0.0, float((U - target).min(axis=1).max()))
-    return lb, float(((U @ W.T).max(axis=0) - W @ target).min())
+    ub = float(((U @ W.T).max(axis=0) - W @ target).min())
+    return lb, 0.0 if ub <= err else lb if ub <= lb + err else np.nan
 
 
 def np_distinct_row_order(x: np.ndarray) -> np.ndarray:
@@ -180,7 +181,7 @@ def np_distinct_row_order(x: np.ndarray) -> np.ndarray:
 
 
 NUMPY_KERNELS = {"bank_certifies": np_bank_certifies, "pair_mixture_dominates": np_pair_mixture_dominates,
-                 "gap_bounds": np_gap_bounds, "distinct_row_order": np_distinct_row_order}
+                 "settled_gap": np_settled_gap, "distinct_row_order": np_distinct_row_order}
 
 
 @contextmanager

@@ -147,7 +147,17 @@ def _mol_front(vec, K, idx, order, work):
 
 
 @numba.njit(**JIT)
-def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide, comp, vec, idx,
+def mol_radius(t, ip, fp):
+    """The exploration scale of the MOL learners at round t (`molts.learners._MOLinear.scale`): alpha c_{1,t}, c_{1,t}
+    or the constant c."""
+    mode = ip[_CMODE]
+    if mode == 2:
+        return fp[_C]
+    return _c1(t, ip[_D], ip[_LEST], fp[_LAM], fp[_DELTA], fp[_R]) * (fp[_ALPHA] if mode == 0 else 1.0)
+
+
+@numba.njit(**JIT)
+def select_rule(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide, comp, vec, idx,
             order):
     """The arm of round ``t`` (the ``select`` methods of the lexicographic and MOL classes); a lexicographic learner's
     branch into fst[_BRANCH]: 0 exploitation (MTE2LO's final LOAF), s >= 1 exploration (at stage s for MTE2LO, else
@@ -158,9 +168,7 @@ def _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower,
             return rng.integers(0, K) if K > 1 else 0
         return pick(rng, idx, _mol_front(pred, K, idx, order, w))
     if code == MOL_UCB_RULE:  # MOL-UCB: the Pareto front of x' theta_hat + gamma_t ||x||_{V^-1}
-        mode = ip[_CMODE]
-        radius = fp[_C] if mode == 2 else _c1(t, ip[_D], Lest, fp[_LAM], fp[_DELTA], fp[_R]) * (
-            fp[_ALPHA] if mode == 0 else 1.0)
+        radius = mol_radius(t, ip, fp)
         for k in range(K):
             wk = math.sqrt(max(q[k], 0.0))
             for j in range(Lest):
@@ -225,7 +233,7 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
         t = st[ROUND]
         arm = st[PENDING]
         if arm < 0:
-            arm = _select(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
+            arm = select_rule(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
                           comp, vec, idx, order)
             if arm < 0:
                 raise RuntimeError("no arm chosen")
@@ -253,7 +261,7 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
     return 0
 
 
-def _options(alg: Algorithm, code: int, K: int, d: int, L_est: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def kernel_options(alg: Algorithm, code: int, K: int, d: int, L_est: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's integer and float options and the LOAF coefficients, read from the reset ``alg``."""
     p = alg.params
     ip = np.zeros(8, dtype=np.int64)
@@ -301,7 +309,7 @@ class LinearLoop:
             X = np.asarray(alg.problem.context if code in MOL_RULES else alg.X, dtype=float)
         d = X.shape[1]
         L_est = getattr(alg, "L_est", None) or alg.L
-        ip, fp, coefs = _options(alg, code, K, d, L_est)
+        ip, fp, coefs = kernel_options(alg, code, K, d, L_est)
         ridge = SharedRidge(d, L_est, fp[_LAM], X)
         stats = alg.stats if code == PF_LEX_RULE else RunningMeans(K, L_est)  # PF-LEX's sample means (else unused)
         arms, got = np.empty(horizon, dtype=np.int64), np.empty((horizon, rew.buf.shape[2]))

@@ -110,13 +110,16 @@ class Played:
     ``arms`` (t,) and ``rewards`` (t x the instance's reward dimension) of rounds 1..t; ``snapshots``: the
     algorithm's ``state()`` after each round of ``snap_at`` played and, when ``snap_at`` is not empty, after the round
     it stopped in; ``changes``, for an algorithm that recommends every round: ``(round, recommendation)`` at round 1
-    and at every round where the recommendation changed (the engine scores each recommendation once).
+    and at every round where the recommendation changed (the engine scores each recommendation once); ``metrics``,
+    from a loop that plays contextual runs: the per-round metrics the engine records for them
+    (`banditviz.metrics.pulled_regrets`), one array each, in that order.
     """
 
     arms: np.ndarray
     rewards: np.ndarray
     snapshots: list[RoundState] = field(default_factory=list)
     changes: list[tuple[int, tuple[int, ...] | None]] = field(default_factory=list)
+    metrics: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 class Loop(Protocol):
@@ -124,9 +127,11 @@ class Loop(Protocol):
 
     ``compiled``: True when `play` runs in compiled code that releases the GIL (runs on several threads then go side
     by side). The engine calls ``supports(kind, params, snapshots)`` with the run's instance kind (its contexts never
-    move), validated parameters and number of snapshots; if True, ``play(alg, rewards, horizon, snap_at)`` with
-    ``alg`` built and reset, the run's `banditviz.rewards.RewardBuffer` (the only way to pull an arm), the horizon
-    and the snapshot rounds (ascending). `play` leaves ``alg.done`` and ``alg.recommendation`` as the round-by-round
+    move, or it is "contextual": the loop then draws the contexts from the environment's stream and returns the
+    per-round metrics), validated parameters and number of snapshots; if True,
+    ``play(alg, rewards, horizon, snap_at)`` with ``alg`` built and reset, the run's `banditviz.rewards.RewardBuffer`
+    (the only way to pull an arm; its ``env`` holds a contextual run's streams), the horizon and the snapshot rounds
+    (ascending). `play` leaves ``alg.done`` and ``alg.recommendation`` as the round-by-round
     loop would, and returns `Played`.
     """
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .._contexts import linear_predictions
+
 
 class RunningMeans:
     """Per-arm sufficient statistics (T_i, sum X, sum X^2) for vector or scalar rewards."""
@@ -141,13 +143,3 @@ def quadratic_forms(X, V_inv, out):
         out[k] = s
 
 
-@numba.njit(cache=True, error_model="numpy")
-def linear_predictions(X, theta, out):
-    """out = X theta, summed over d in order."""
-    d, L = theta.shape
-    for k in range(X.shape[0]):
-        for l_ in range(L):
-            s = 0.0
-            for i in range(d):
-                s += X[k, i] * theta[i, l_]
-            out[k, l_] = s

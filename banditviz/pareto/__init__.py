@@ -16,7 +16,15 @@ the keys of the `banditviz` package docstring. One module per topic, every publi
 
 from .dominance import SMALL_FRONT, dominated_by, pareto_gap, pareto_mask, unique_rows
 from .drawing import efficient_facets_3d, pareto_staircase_2d, upper_hull_2d
-from .effective import effective_gap, effective_gap_of, effective_pareto_mask, front_rows, gaps_of
+from .effective import (
+    effective_gap,
+    effective_gap_of,
+    effective_pareto_mask,
+    front_rows,
+    gap_weights,
+    gaps_of,
+    gaps_of_compiled,
+)
 from .hypervolume import hypervolume
 from .lexicographic import lambda_min, lex_dominates, lex_optimal, lex_order
 from .means import as_means, margin
@@ -31,7 +39,9 @@ __all__ = [
     "effective_pareto_mask",
     "efficient_facets_3d",
     "front_rows",
+    "gap_weights",
     "gaps_of",
+    "gaps_of_compiled",
     "hypervolume",
     "lambda_min",
     "lex_dominates",

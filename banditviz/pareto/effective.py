@@ -35,10 +35,11 @@ from __future__ import annotations
 import itertools
 from functools import lru_cache
 
+import numba
 import numpy as np
 from scipy.spatial import ConvexHull
 
-from . import kernels, lp
+from . import kernels, lp, simplex
 from .dominance import SMALL_FRONT, pareto_mask, unique_rows
 from .hulls import chain_normals, floor_hull, pareto_2d_sorted, upper_chain
 from .means import BLOCK, as_means, check_tol, margin, round_err, scale
@@ -370,20 +371,18 @@ def effective_gap(means) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _gap_weights(L: int) -> np.ndarray:
-    """The simplex's vertices and the weight bank: the upper bounds of `_gap_one`."""
-    W = np.vstack([np.eye(L), _bank(L)])
+def gap_weights(L: int) -> np.ndarray:
+    """The upper bounds of `gap_bounded`: the simplex's vertices, the uniform weight and the bank's weights of the
+    subsets of objectives (not its Dirichlet draws: where these few do not settle a gap, the compiled simplex costs
+    less than scanning 256 more)."""
+    W = np.vstack([np.eye(L), _bank(L)[:-_BANK_SIZE]])
     W.setflags(write=False)
     return W
 
 
 def _gap_one(U: np.ndarray, target: np.ndarray, err: float) -> tuple[float, float]:
-    """(Pareto-gap lower bound, Delta^EPR) of ``target`` against the distinct Pareto rows ``U``: the lower bound
-    against the weight-bank upper bound (equal up to the rounding margin ``err``), the LP only if they differ."""
-    lb, ub = kernels.gap_bounds(U, target, _gap_weights(len(target)))
-    if ub <= lb + err:
-        return lb, 0.0 if ub <= err else max(lb, 0.0)
-    return lb, _gap_lp(U, target)
+    """(Pareto-gap lower bound, Delta^EPR) of ``target`` against the distinct Pareto rows ``U``: `gap_bounded`."""
+    return gap_bounded(U, target, gap_weights(len(target)), err)
 
 
 def front_rows(mu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -412,8 +411,7 @@ def gaps_of(means, arm: int) -> tuple[float, float]:
         raise ValueError(f"arm: must be an integer in [0, {K}), got {arm!r}")
     arm = int(arm)
     if L >= 3:
-        _, U, _, scale = front_rows(mu)
-        lb, gap = _gap_one(U, mu[arm], margin(L, scale))
+        lb, gap = gaps_of_compiled(mu, arm, gap_weights(L))
         return float(lb), float(gap)
     pareto_gap = float(np.maximum(0.0, (mu - mu[arm]).min(axis=1).max()))
     if L == 1:
@@ -426,3 +424,35 @@ def gaps_of(means, arm: int) -> tuple[float, float]:
 def effective_gap_of(means, arm: int) -> float:
     """Delta^EPR of one arm (MOL-TS Def. 6): `gaps_of`'s second value."""
     return gaps_of(means, arm)[1]
+
+
+_margin = numba.njit(cache=True)(margin)
+
+
+@numba.njit(cache=True)
+def gap_bounded(U, target, W, err):
+    """(Pareto-gap lower bound, Delta^EPR) of ``target`` against the distinct Pareto rows ``U``: the lower bound
+    against the upper bound of the weights ``W`` (`kernels.settled_gap`; equal up to the rounding margin ``err``
+    whenever the arm is the unique maximiser of a weighting or is beaten by a single arm), the LP only if they differ:
+    the compiled simplex (`simplex.gap_value`), or HiGHS (`_gap_lp`, in object mode) if it fails; its optimum is
+    taken as 0 within the rounding margin (as the bounds' is) and never below the lower bound (so Delta^PR <=
+    Delta^EPR holds exactly, MOL-TS L122)."""
+    lb, gap = kernels.settled_gap(U, target, W, err)
+    if not np.isnan(gap):
+        return lb, gap
+    gap = simplex.gap_value(U, target)
+    if np.isnan(gap):
+        with numba.objmode(gap="float64"):
+            gap = _gap_lp(U, target)
+    return lb, 0.0 if gap <= err else max(gap, lb)
+
+
+@numba.njit(cache=True)
+def gaps_of_compiled(mu, arm, W):
+    """`gaps_of` for L >= 3, compiled (also called by compiled loops); ``W`` = `gap_weights(L)`. `front_rows`
+    through object mode when two Pareto rows are equal (np.unique decides)."""
+    _, U, _, scale = kernels.front_rows(mu)
+    if U.shape[0] == 0:
+        with numba.objmode(U="float64[:, :]", scale="float64"):
+            _, U, _, scale = front_rows(mu)
+    return gap_bounded(U, mu[arm], W, _margin(mu.shape[1], scale))

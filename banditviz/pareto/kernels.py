@@ -232,9 +232,13 @@ def pair_mixture_dominates(U: np.ndarray, a: int, tol_abs: float, err: float) ->
 
 
 @numba.njit(cache=True)
-def gap_bounds(U: np.ndarray, target: np.ndarray, W: np.ndarray) -> tuple[float, float]:
-    """Bounds on the effective Pareto gap of ``target`` against the rows of ``U`` (MOL-TS Def. 6): the Pareto gap
-    max(0, max_b min_l (u_b - target)_l) below, min over the weight rows w of ``W`` of max_b w.u_b - w.target above."""
+def settled_gap(U: np.ndarray, target: np.ndarray, W: np.ndarray, err: float) -> tuple[float, float]:
+    """(lower bound, gap) when the Pareto-gap lower bound and the weights' upper bound settle the effective gap of
+    ``target`` up to the rounding margin ``err`` (gap NaN when they do not): 0 when the upper bound is <= err, else the
+    lower bound when the upper bound is within err of it. The weight rows are scanned only until that is known: the same
+    value as the full scan's, as 0 needs only one weight <= err and, when the lower bound exceeds err, no weight can
+    reach err. The lower bound is the Pareto gap max(0, max_b min_l (u_b - target)_l), the upper bound the least max_b
+    w.u_b - w.target over the weight rows w (MOL-TS Def. 6)."""
     n, L = U.shape
     lb = 0.0
     for b in range(n):
@@ -245,7 +249,11 @@ def gap_bounds(U: np.ndarray, target: np.ndarray, W: np.ndarray) -> tuple[float,
     ub = np.inf
     for k in range(W.shape[0]):
         ub = min(ub, _support(U, W[k]) - _score(target, W[k]))
-    return lb, ub
+        if ub <= err:
+            return lb, 0.0
+        if lb > err and ub <= lb + err:
+            return lb, lb
+    return lb, lb if ub <= lb + err else np.nan
 
 
 @numba.njit(cache=True)

@@ -22,8 +22,8 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ("banditviz", "banditviz_app")
 MODEL, LEARNERS, ENGINE, FIGURES, TOP, APP = range(6)
 LAYER_NAMES = ("model", "learners", "engine", "figures", "top", "app")
-MODEL_MODULES = {"instances", "words", "environment", "rewards", "_noise", "limits", "seeding", "datasets", "pareto",
-                 "presets"}
+MODEL_MODULES = {"instances", "words", "environment", "rewards", "_noise", "_contexts", "limits", "seeding", "datasets",
+                 "pareto", "presets"}
 ENGINE_MODULES = {"simulate", "trace", "metrics", "sweep", "fronts", "guarantees", "experiments", "calibration",
                   "reproduce", "claims", "results", "conformance", "plugins", "runlog", "recorder", "winners"}
 TRUTH = {"banditviz.environment", "banditviz.rewards"}

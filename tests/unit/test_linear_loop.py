@@ -68,14 +68,14 @@ def test_the_comparison_sees_a_last_bit_off(monkeypatch):
     from banditviz.algorithms import _linear_loop
 
     slow = run(LEX, "mte2lo", 2500, 1, snapshots=0, compiled=False)
-    real = _linear_loop._options
+    real = _linear_loop.kernel_options
 
     def nudged(*args):
         ip, fp, coefs = real(*args)
         fp[_linear_loop._SCALE] *= 1 + 1e-3
         return ip, fp, coefs
 
-    monkeypatch.setattr(_linear_loop, "_options", nudged)
+    monkeypatch.setattr(_linear_loop, "kernel_options", nudged)
     fast = run(LEX, "mte2lo", 2500, 1, snapshots=0)
     assert not (np.array_equal(fast.arms, slow.arms) and np.array_equal(fast.metrics["lex_regret_1"],
                                                                         slow.metrics["lex_regret_1"]))
@@ -85,7 +85,8 @@ def test_runs_the_loop_does_not_serve_play_in_python():
     """Snapshots, moving contexts and MOL-epsilon-greedy on the effective front stay with the Python classes."""
     assert not has_fast_loop("mol_ucb", "means") and not has_fast_loop("mol_ts", "linear")
     assert has_fast_loop("oful", "means") and not has_fast_loop("ste2lo", "contextual")
-    linear = {name for name, spec in ALGORITHMS.items() if isinstance(spec.loop, LinearLoop)}
+    linear = {name for name, spec in ALGORITHMS.items() if isinstance(spec.loop, LinearLoop)
+              and any(spec.loop.supports(kind, spec.defaults(), 0) for kind in ("means", "linear"))}
     assert linear == {"ste2lo", "pf_lex", "mte2lo", "oful", "mol_ucb", "mol_eps_greedy"}
     for params in ({}, {"exploit_set": "effective"}):
         fast = run(LINEAR, "mol_eps_greedy", 300, 2, snapshots=3, **params)

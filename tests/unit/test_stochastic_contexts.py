@@ -49,7 +49,8 @@ def test_contexts_have_mean_x_k_stay_in_the_unit_ball_and_drive_the_rewards():
         env.next_round()
         assert np.linalg.norm(env.context, axis=1).max() <= 1 + 1e-12
         assert np.linalg.norm(env.context - inst.features, axis=1).max() <= 0.3 + 1e-12
-        np.testing.assert_array_equal(env.means, env.context @ inst.theta)
+        in_order = [[sum(x[i] * th[i] for i in range(inst.d)) for th in inst.theta.T] for x in env.context]
+        np.testing.assert_array_equal(env.means, in_order)  # X theta summed over d in order (no BLAS)
         total += env.context
     # E[U] = 0 and Var(U_j) = 1 / (d + 2) in the unit ball: the mean is within a few standard errors of x_k
     se = 0.3 / math.sqrt((inst.d + 2) * n)

@@ -37,11 +37,12 @@ from __future__ import annotations
 import numpy as np
 
 from ... import pareto, words
-from .._linear_loop import MOL_EPS_GREEDY_RULE, MOL_UCB_RULE, LinearLoop
+from .._contextual_loop import MOL_EPS_GREEDY_LOOP, MOL_TS_LOOP, MOL_UCB_LOOP
 from ..base import ACTIVE, CANDIDATE, Algorithm, Param, Problem, RoundState, register
 from ..estimators import SharedRidge
 from .core import confidence_radius, theorem2_samples
 from .front import EffectiveFrontSampler
+from .sampling import cholesky_lower, optimistic_scores, sample_thetas
 
 PAPER = "Park, Ann & Oh (NeurIPS 2025)"
 KINDS = ("contextual", "linear", "means")
@@ -194,13 +195,15 @@ class _MOLinear(Algorithm):
 @register("mol_ts", paper=PAPER, task="regret", kinds=KINDS,
           params=(Param("M", 0, "samples per objective; 0 = Theorem 2's ceil(1 - log L / log 0.85)", low=0, high=64),
                   *_RADIUS_PARAMS, *_RIDGE_PARAMS),
-          summary="MOL-TS: optimistic Thompson samples per objective, uniform arm of their effective Pareto front.")
+          summary="MOL-TS: optimistic Thompson samples per objective, uniform arm of their effective Pareto front.",
+          loop=MOL_TS_LOOP)
 class MOLTS(_MOLinear):
     """MOL-TS (Algorithm 1): theta~ ~ N(theta_hat, c^2 V^{-1}), M per objective shared across arms (MOL-TS Alg. 1).
 
     mu~_{a}^(l) = max_m x_a' theta~_m^(l) (Eq. 2); a_t uniform over the effective Pareto front of mu~ (Eq. 3).
     Sampling: theta~ = theta_hat + c S z with V^{-1} = S S' (Cholesky of the symmetrised Sherman-Morrison
-    inverse), z ~ N(0, I_d); M L d standard normals are drawn per round.  The pick: for L <= 2 one uniform
+    inverse), z ~ N(0, I_d); M L d standard normals are drawn per round; the arithmetic is compiled in a fixed order
+    (`sampling`), shared with the compiled loop of contextual runs.  The pick: for L <= 2 one uniform
     index into the whole front (monotone chain); for L >= 3 the first effective arm of a random order of the
     Pareto front (`EffectiveFrontSampler`: the same uniform law, exact, ~6x cheaper), and the whole front is
     computed only at snapshot rounds, for the picture.
@@ -219,16 +222,20 @@ class MOLTS(_MOLinear):
         z = self.rng.standard_normal((self.L, self.M, self.d))
         if self.identity:  # V^{-1} diagonal: its Cholesky factor is the diagonal's square root (O(d), not O(d^3))
             return self.ridge.theta.T[:, None, :] + c * (z * np.sqrt(np.diag(V_inv)))
-        S = np.linalg.cholesky((V_inv + V_inv.T) / 2)
-        return self.ridge.theta.T[:, None, :] + c * z @ S.T
+        S = np.empty((self.d, self.d))
+        if not cholesky_lower(V_inv, S):
+            raise np.linalg.LinAlgError("V^{-1} is not positive definite")
+        out = np.empty_like(z)
+        sample_thetas(self.ridge.theta, S, z, c, out)
+        return out
 
     def select(self, t: int) -> int:
         self._observe(t)
         self.radius = self.scale(t)
         self.theta_samples = self.sample_parameters(self.radius)
-        scores = np.einsum("kd,lmd->klm", self.X, self.theta_samples)
-        self.winner = scores.argmax(axis=2)
-        self.samples = scores.max(axis=2)  # the winners' scores
+        self.samples = np.empty((self.K, self.L))  # the winners' scores
+        self.winner = np.empty((self.K, self.L), dtype=np.int64)
+        optimistic_scores(np.ascontiguousarray(self.X, dtype=float), self.theta_samples, self.samples, self.winner)
         best = "the best of " if self.M > 1 else ""
         what = (f"the effective Pareto front of the sampled vectors ({best}M = {words.count(self.M, 'sample')} per "
                 f"objective, sampling scale {self.radius:.3g})")
@@ -257,7 +264,8 @@ class MOLTS(_MOLinear):
 
 
 @register("mol_ts_m1", paper=PAPER, task="regret", kinds=KINDS, params=(*_RADIUS_PARAMS, *_RIDGE_PARAMS),
-          summary="MOL-TS without optimistic sampling (M = 1): the paper's ablation (Fig. 2, right column).")
+          summary="MOL-TS without optimistic sampling (M = 1): the paper's ablation (Fig. 2, right column).",
+          loop=MOL_TS_LOOP)
 class MOLTSNoOptimism(MOLTS):
     """MOL-TS with M = 1: one plain Thompson sample per objective (MOL-TS Sec. 6); otherwise unchanged."""
 
@@ -265,7 +273,7 @@ class MOLTSNoOptimism(MOLTS):
 @register("mol_ucb", paper="Lu et al. (IJCAI 2019), as the baseline of " + PAPER, task="regret", kinds=KINDS,
           params=(*_RADIUS_PARAMS, *_RIDGE_PARAMS),
           summary="MOL-UCB: uniform arm of the plain Pareto front of the UCB vectors (box corners).",
-          loop=LinearLoop(MOL_UCB_RULE))
+          loop=MOL_UCB_LOOP)
 class MOLUCB(_MOLinear):
     """MOL-UCB (MOL-TS Sec. 6): U_a = x_a' theta_hat + gamma_t ||x_a||_{V^{-1}} per objective, gamma_t = alpha c_1t."""
 
@@ -291,7 +299,7 @@ class MOLUCB(_MOLinear):
                         "of the estimates", choices=("pareto", "effective")),
                   *_RIDGE_PARAMS),
           summary="MOL-epsilon-greedy: a random arm with probability epsilon, else one of the estimates' front.",
-          loop=LinearLoop(MOL_EPS_GREEDY_RULE))
+          loop=MOL_EPS_GREEDY_LOOP)
 class MOLEpsGreedy(_MOLinear):
     """MOL-epsilon-greedy (MOL-TS Sec. 6 baselines): epsilon fixed; exploit over the plain Pareto front of x' theta_hat.
 

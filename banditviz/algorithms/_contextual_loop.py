@@ -1,0 +1,148 @@
+"""Compiled (numba) round loop of MOL-TS, MOL-TS (M = 1), MOL-UCB and MOL-epsilon-greedy on contextual instances
+(contexts drawn afresh every round: the MOL-TS paper's main setting, Sec. 6), in runs without snapshots: their `Loop`
+(`MOLLoop`, which leaves the runs on fixed features to `LinearLoop`).
+
+It plays what the engine and the Python classes (`banditviz.algorithms.molts.learners`) play, with the same
+floating-point expressions in the same order and the same draws from the same streams:
+
+* the contexts and their means from the run's context stream, through the very compiled functions the engine calls
+  (`banditviz._contexts`: numpy's draws and sums), one K x d block a round;
+* MOL-TS's M L d standard normals from the run's own `Generator` (numba's sampler is numpy's), its Cholesky factor,
+  samples and optimistic scores through the learner's own kernels (`molts.sampling`), and its uniform arm of the
+  effective front through `molts.front.draw_effective` (the learner's certificates, the rare LP in object mode);
+  for L = 2 the learner's whole effective front (`pareto.effective_pareto_mask`, in object mode: not the paper's
+  setting);
+* MOL-UCB's and epsilon-greedy's rule through the fixed-feature loop's (`_linear_loop.select_rule`) on this round's
+  predictions and widths;
+* the rewards from each arm's Gaussian stream (the n-th pull of an arm gets its n-th L normals, as
+  `Environment.pull`), the ridge update through `estimators.ridge_update`;
+* the engine's per-round metrics of a contextual run (`metrics.pulled_regrets`: Pareto and effective regret, the
+  expected reward of each objective) through the compiled `pareto.gaps_of_compiled` (L >= 3; the rare LP in object
+  mode) or `pareto.gaps_of` in object mode (L <= 2).
+
+Hence `simulate.run` returns the same `Trace` bit for bit with or without this loop (tested on every learner, option
+and L it serves). The loop holds the truth (the means) only to draw the rewards and score the pulls, as the
+engine does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from .. import _noise, pareto
+from .._contexts import CONTEXTS, draw_contexts, linear_predictions
+from ..pareto.kernels import nondominated
+from ._kernels import listed, pick
+from ._linear_loop import MOL_EPS_GREEDY_RULE, MOL_UCB_RULE, LinearLoop, kernel_options, mol_radius, select_rule
+from .base import Algorithm, Played
+from .estimators import quadratic_forms, ridge_update
+from .molts.front import draw_effective
+from .molts.sampling import cholesky_lower, optimistic_scores, sample_thetas
+
+MOL_TS_RULE = -1  # the kernel's rule for MOL-TS (the others are `_linear_loop`'s)
+
+
+@numba.njit(cache=True)
+def _mol_ts_arm(t, ip, fp, M, rng, X, V_inv, theta, bank, S, thetas, mu, winner, idx):
+    """MOL-TS's arm of round t (`learners.MOLTS.select`)."""
+    K, L = mu.shape
+    d = X.shape[1]
+    radius = mol_radius(t, ip, fp)
+    z = rng.standard_normal(L * M * d).reshape((L, M, d))
+    if not cholesky_lower(V_inv, S):
+        raise RuntimeError("MOL-TS: V^{-1} is not positive definite")
+    sample_thetas(theta, S, z, radius, thetas)
+    optimistic_scores(X, thetas, mu, winner)
+    if L >= 3:
+        arm = draw_effective(mu, rng, bank)
+        if arm < 0:
+            raise RuntimeError("effective front: no effective arm found, which MOL-TS Lemma 6 rules out")
+        return arm
+    if L == 1:
+        return pick(rng, idx, listed(nondominated(mu), K, idx))
+    with numba.objmode(mask="bool_[:]"):
+        mask = pareto.effective_pareto_mask(mu)
+    return pick(rng, idx, listed(mask, K, idx))
+
+
+@numba.njit(cache=True)
+def _gaps(means, arm, W):
+    """`pareto.gaps_of`: compiled for L >= 3 (``W`` = `pareto.gap_weights(L)`), in object mode for L <= 2."""
+    if means.shape[1] >= 3:
+        return pareto.gaps_of_compiled(means, arm, W)
+    with numba.objmode(pareto_gap="float64", effective_gap="float64"):
+        pareto_gap, effective_gap = pareto.gaps_of(means, arm)
+    return pareto_gap, effective_gap
+
+
+@numba.njit(cache=True, nogil=True)  # sweeps on threads run kernels side by side
+def _kernel(code, M, ip, fp, coefs, rng, crng, ckind, theta_true, sigma, streams, V_inv, theta, Z, bank, W, arms,
+            rewards, metrics):
+    """Play every round: arms, rewards and the metrics (Pareto gap, effective gap, the L means) of each pull."""
+    K, L, d = streams.shape[0], theta_true.shape[1], theta_true.shape[0]
+    X, means, r = np.empty((K, d)), np.empty((K, L)), np.empty(L)
+    none, pred0, q0, work = np.zeros((0, d)), np.zeros((0, L)), np.zeros(0), np.empty((2, max(d, L)))
+    S, thetas, mu, winner = np.zeros((d, d)), np.empty((L, M, d)), np.empty((K, L)), np.empty((K, L), np.int64)
+    pred, q, idx, order = np.empty((K, L)), np.empty(K), np.empty(K, np.int64), np.arange(K)
+    counts, sums, fst, w = np.zeros(K, np.int64), np.zeros((K, L)), np.zeros(1), np.empty(K)
+    est, lower, upper, vec = np.empty((K, L)), np.empty((L, K)), np.empty((L, K)), np.empty((K, L))
+    cand, wide, comp = np.empty(K, np.int64), np.empty(K, np.int64), np.empty(K, np.bool_)
+    for t in range(1, len(arms) + 1):
+        draw_contexts(crng, ckind, X)
+        linear_predictions(X, theta_true, means)
+        if code == MOL_TS_RULE:
+            arm = _mol_ts_arm(t, ip, fp, M, rng, X, V_inv, theta, bank, S, thetas, mu, winner, idx)
+        else:
+            linear_predictions(X, theta, pred)
+            quadratic_forms(X, V_inv, q)
+            arm = select_rule(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
+                              comp, vec, idx, order)
+        s = streams[arm]
+        for j in range(L):
+            r[j] = means[arm, j] + sigma * _noise.standard_normal(s)
+        ridge_update(V_inv, theta, Z, X[arm], r, none, pred0, q0, work)
+        arms[t - 1] = arm
+        rewards[t - 1] = r
+        pareto_gap, effective_gap = _gaps(means, arm, W)
+        metrics[t - 1, 0] = pareto_gap
+        metrics[t - 1, 1] = effective_gap
+        for j in range(L):
+            metrics[t - 1, 2 + j] = means[arm, j]
+
+
+class MOLLoop(LinearLoop):
+    """The `Loop` of a MOL learner (``code``: `MOL_TS_RULE`, `MOL_UCB_RULE` or `MOL_EPS_GREEDY_RULE`): contextual
+    runs without snapshots here, fixed features in `LinearLoop` (MOL-UCB and epsilon-greedy only); epsilon-greedy
+    exploiting the Pareto front only."""
+
+    def supports(self, kind: str, params: dict[str, Any], snapshots: int) -> bool:
+        if kind == "contextual":
+            return snapshots == 0 and params.get("exploit_set", "pareto") == "pareto"
+        return self.code != MOL_TS_RULE and super().supports(kind, params, snapshots)
+
+    def play(self, alg: Algorithm, rewards: Any, horizon: int, snap_at: np.ndarray) -> Played:
+        if alg.problem.kind != "contextual":
+            return super().play(alg, rewards, horizon, snap_at)
+        if len(snap_at):
+            raise ValueError("snapshots: the compiled loop of the MOL learners plays runs without snapshots")
+        env = rewards.env
+        inst = env.instance
+        K, L, d = inst.K, inst.L, inst.d
+        ip, fp, coefs = kernel_options(alg, MOL_UCB_RULE if self.code == MOL_TS_RULE else self.code, K, d, L)
+        ts = self.code == MOL_TS_RULE
+        bank = alg.sampler.bank if ts and L >= 3 else np.ones((1, L))
+        arms, got, metrics = np.empty(horizon, np.int64), np.empty((horizon, L)), np.empty((horizon, 2 + L))
+        V_inv, theta, Z = np.eye(d) / alg.params.get("lam", 1.0), np.zeros((d, L)), np.zeros((d, L))  # `SharedRidge`
+        _kernel(self.code, alg.M if ts else 1, ip, fp, coefs, alg.rng, env.context_rng, CONTEXTS.index(inst.context),
+                np.ascontiguousarray(inst.theta, dtype=float), inst.sigma, env.normal_streams, V_inv, theta, Z, bank,
+                pareto.gap_weights(L), arms, got, metrics)
+        names = ["pareto_regret", "effective_regret", *(f"reward_{j + 1}" for j in range(L))]
+        return Played(arms, got, metrics={name: metrics[:, i].copy() for i, name in enumerate(names)})
+
+
+MOL_TS_LOOP = MOLLoop(MOL_TS_RULE)
+MOL_UCB_LOOP = MOLLoop(MOL_UCB_RULE)
+MOL_EPS_GREEDY_LOOP = MOLLoop(MOL_EPS_GREEDY_RULE)

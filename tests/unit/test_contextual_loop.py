@@ -1,0 +1,145 @@
+"""The compiled loop of the MOL learners on contextual instances (`banditviz.algorithms._contextual_loop`) gives the
+Python engine's Trace bit for bit; the compiled draws it shares with the engine are numpy's (contexts, standard normals,
+permutations); the compiled simplex of the effective front and gap agrees with HiGHS."""
+
+import numpy as np
+import pytest
+
+from banditviz import run
+from banditviz._contexts import CONTEXTS, draw_contexts
+from banditviz.algorithms._contextual_loop import MOLLoop
+from banditviz.algorithms.molts.front import EffectiveFrontSampler, draw_effective, slack_lp
+from banditviz.instances import random_contextual
+from banditviz.pareto import effective, pareto_mask, simplex, unique_rows
+from banditviz.simulate import has_compiled_loop
+
+MAIN = random_contextual(50, d=5, L=4, seed=1)  # the paper's main setting (K = 50, d = 5, L = 4)
+CASES = [  # (instance, algorithm, params): every learner, option and number of objectives the loop serves
+    (MAIN, "mol_ts", {}), (MAIN, "mol_ts_m1", {}), (MAIN, "mol_ucb", {}), (MAIN, "mol_eps_greedy", {}),
+    (random_contextual(12, d=3, L=3, seed=2, context="unit_sphere"), "mol_ts", {"c_mode": "theory", "M": 3}),
+    (random_contextual(12, d=3, L=3, seed=2, context="gaussian_clipped"), "mol_ts", {"c_mode": "constant", "c": 2.0}),
+    (random_contextual(9, d=4, L=2, seed=3), "mol_ts", {"lam": 0.5, "delta": 0.1}),
+    (random_contextual(9, d=4, L=1, seed=3), "mol_ts", {}),
+    (random_contextual(9, d=4, L=2, seed=3), "mol_ucb", {"c_mode": "theory"}),
+    (random_contextual(9, d=4, L=3, seed=3), "mol_ucb", {"c_mode": "constant", "c": 0.3, "lam": 2.0}),
+    (random_contextual(9, d=4, L=3, seed=3), "mol_eps_greedy", {"epsilon": 0.4}),
+]
+
+
+def assert_same(fast, slow):
+    assert np.array_equal(fast.arms, slow.arms)
+    assert np.array_equal(fast.rewards, slow.rewards)
+    assert list(fast.metrics) == list(slow.metrics)
+    for key in fast.metrics:
+        assert np.array_equal(fast.metrics[key], slow.metrics[key]), key
+    assert (fast.params, fast.stopped_at, fast.snapshots) == (slow.params, slow.stopped_at, slow.snapshots)
+
+
+@pytest.mark.parametrize("inst,name,params", CASES, ids=lambda v: v if isinstance(v, str) else None)
+def test_compiled_contextual_run_equals_the_python_engine_bit_for_bit(inst, name, params):
+    """Long enough for a few reward blocks of 256 per arm on the small instances."""
+    assert has_compiled_loop(name, "contextual")
+    T = 400 if inst.K == 50 else 1500
+    fast = run(inst, name, T, 4, snapshots=0, **params)
+    slow = run(inst, name, T, 4, snapshots=0, compiled=False, **params)
+    assert len(set(fast.arms.tolist())) > 1
+    assert_same(fast, slow)
+
+
+def test_the_comparison_sees_a_sampling_scale_off(monkeypatch):
+    """The broken variant: the compiled loop of MOL-TS with its exploration scale alpha 0.1% off chooses other arms."""
+    from banditviz.algorithms import _contextual_loop
+
+    def alpha_off(options):
+        options[1][7] *= 1 + 1e-3  # the float options' alpha (`_linear_loop`)
+        return options
+
+    slow = run(MAIN, "mol_ts", 300, 1, snapshots=0, compiled=False)
+    real = _contextual_loop.kernel_options
+    monkeypatch.setattr(_contextual_loop, "kernel_options", lambda *args: alpha_off(real(*args)))
+    assert not np.array_equal(run(MAIN, "mol_ts", 300, 1, snapshots=0).arms, slow.arms)
+
+
+def test_runs_the_loop_does_not_serve_play_in_python():
+    """Snapshots, and epsilon-greedy on the effective front, stay with the Python classes; MOL-TS on fixed features
+    too (no loop)."""
+    loop = MOLLoop(-1)
+    assert loop.supports("contextual", {}, 0) and not loop.supports("contextual", {}, 5)
+    assert not loop.supports("linear", {}, 0) and not loop.supports("means", {}, 0)
+    assert not MOLLoop(5).supports("contextual", {"exploit_set": "effective"}, 0)
+    fast = run(MAIN, "mol_ts", 60, 2, snapshots=3)
+    slow = run(MAIN, "mol_ts", 60, 2, snapshots=3, compiled=False)
+    assert np.array_equal(fast.arms, slow.arms) and len(fast.snapshots) == 3
+
+
+@pytest.mark.parametrize("kind", CONTEXTS)
+def test_contexts_are_numpys_draws(kind):
+    """`draw_contexts` gives what the numpy formula of `instances.sample_contexts` gave, bit for bit, and leaves the
+    generator where numpy leaves it (d = 1..64: sums of fewer than 8, of 8 to 128 terms)."""
+    for d in (1, 2, 5, 7, 8, 9, 15, 16, 17, 64):
+        a, b = np.random.default_rng(d), np.random.default_rng(d)
+        out = np.empty((40, d))
+        draw_contexts(a, CONTEXTS.index(kind), out)
+        g = b.normal(size=(40, d))
+        norms = np.linalg.norm(g, axis=1, keepdims=True)
+        expected = {"unit_sphere": g / norms, "gaussian_clipped": g / np.maximum(norms, 1.0)}.get(kind)
+        if expected is None:
+            expected = g / norms * b.random((40, d)).max(axis=1, keepdims=True)
+        assert np.array_equal(out, expected), d
+        assert a.random() == b.random()
+
+
+def test_numbas_generator_draws_numpys_normals_and_permutations():
+    """The compiled loop draws MOL-TS's normals and its permutations of the front with numba's sampler."""
+    import numba
+
+    @numba.njit
+    def draws(rng):
+        return rng.standard_normal(200), rng.permutation(17), rng.integers(0, 7), rng.random()
+
+    a, b = np.random.default_rng(9), np.random.default_rng(9)
+    for _ in range(20):
+        z, p, i, u = draws(a)
+        assert np.array_equal(z, b.standard_normal(200)) and np.array_equal(p, b.permutation(17))
+        assert i == b.integers(7) and u == b.random()
+
+
+def _degenerate_cases(rng):
+    """Random, rounded (ties), duplicated rows, points on a plane (a flat front) and single arms."""
+    for i in range(400):
+        K, L = int(rng.integers(1, 30)), int(rng.integers(2, 7))
+        yield [rng.normal(size=(K, L)), np.round(rng.uniform(0, 1, (K, L)), 1),
+               np.vstack([rng.normal(size=(K, L))] * 2), rng.dirichlet(np.ones(L), size=K) * 3,
+               rng.normal(size=(1, L))][i % 5]
+
+
+def _agrees(gap, slack) -> bool:
+    """``gap(U, target)`` and ``slack(U, r)`` equal HiGHS's optima to 1e-9 on `_degenerate_cases`."""
+    rng = np.random.default_rng(0)
+    for mu in _degenerate_cases(rng):
+        U = unique_rows(mu[pareto_mask(mu)])[0]
+        for a in range(min(len(mu), 4)):
+            if abs(gap(U, mu[a]) - effective._gap_lp(U, mu[a])) > 1e-9:
+                return False
+        for r in range(min(len(U), 4)):
+            if abs(slack(U, r) - slack_lp(U, r)) > 1e-9:
+                return False
+    return True
+
+
+def test_simplex_equals_highs_on_random_and_degenerate_inputs():
+    """Both LPs; the broken variant, the best single arm instead of the best mixture (the Pareto gap; no slack), is
+    rejected."""
+    assert _agrees(lambda U, t: max(simplex.gap_value(U, t), 0.0), lambda U, r: simplex.slack_value(U, U[r]))
+    assert not _agrees(lambda U, t: max(0.0, (U - t).min(axis=1).max()), lambda U, r: 0.0)
+
+
+def test_compiled_draw_of_the_effective_front_equals_the_python_sampler():
+    """Same arm and generator state on random vectors (certificates, the LP) and on ties (the np.unique path)."""
+    sampler = EffectiveFrontSampler(4)
+    rng = np.random.default_rng(2)
+    for i in range(200):
+        v = rng.normal(size=(30, 4)) if i % 2 else np.round(rng.normal(size=(30, 4)), 0)
+        a, b = np.random.default_rng(i), np.random.default_rng(i)
+        assert sampler.draw(v, a) == draw_effective(v, b, sampler.bank)
+        assert a.random() == b.random()
