@@ -10,7 +10,7 @@ from dataclasses import replace
 import streamlit as st
 
 import banditviz
-from banditviz import guarantees, words
+from banditviz import figures, guarantees, words
 from banditviz.figures import explain
 from banditviz_app import charts, downloads, forms, player, plugins, runs, state, upload
 
@@ -19,6 +19,17 @@ NO_RACE = "(no race)"
 # Static style. Normal: the page starts below Streamlit's header, so the figure's title is not hidden under it.
 # Presentation mode (app-wide) is styled by app.py.
 PAGE_CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:3.6rem}</style>"
+
+
+def preview(instance: banditviz.Instance, height: int) -> None:
+    """The instance's true means, Pareto front and effective front (`figures.instance_preview`), drawn where the
+    run's figure comes, at its height; nothing for an instance the preview cannot draw."""
+    try:
+        fig = figures.instance_preview(instance)
+    except ValueError:
+        return
+    fig.update_layout(height=height)
+    charts.show(fig, key="watch_preview")
 
 
 def race_picker(setting: state.Setting) -> str | None:
@@ -95,15 +106,22 @@ with right:
 # the player sizes the chart: to the screen, down to the playback bar, in presentation mode (one of heights)
 height, heights = (runs.PRESENT_HEIGHT, runs.PRESENT_HEIGHTS) if present else (runs.WATCH_HEIGHT, runs.WATCH_HEIGHTS)
 skeleton = None  # while the figure is being made: the first place of the left column (a busy server says so)
+said = None  # in it, what the page waits for
 
 
 def waiting(message: str) -> None:
-    """Say what the page waits for, in a box as tall as the figure where the figure will be. Drawn only when the
-    page waits, so that a rerun of a figure already made replaces nothing on screen before the figure itself."""
-    global skeleton
-    skeleton = skeleton or left.empty()
-    with skeleton.container(height=height, border=True):
-        st.caption(message)
+    """Say what the page waits for, in a box as tall as the figure where the figure will be, above the instance's
+    arms and fronts (`preview`, drawn once: never a blank page while the run computes). Drawn only when the page
+    waits, so that a rerun of a figure already made replaces nothing on screen before the figure itself."""
+    global skeleton, said
+    if skeleton is None:
+        skeleton = left.empty()
+        box = skeleton.container(height=height, border=True)
+        said = box.empty()
+        if not logged:
+            with box:
+                preview(inst, height - 90)
+    said.caption(message)
 
 
 try:

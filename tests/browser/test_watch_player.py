@@ -41,13 +41,14 @@ DRAWN_WHOLE = """(i) => {
 EXPLAIN = "() => document.querySelector('.bv-explain').innerText"
 IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 TABLE = "() => document.querySelector('.bv-table tbody').innerText"
-# Records, independently of the player, when the chart is first drawn and when its drawn data first changes
-# (performance.now()).
+# Records, independently of the player, when the animated chart (one holding frames: not the instance's preview drawn
+# while the run computes) is first drawn and when its drawn data first changes (performance.now()).
 MOTION_PROBE = """() => {
   window.__firstMotion = null;
   const look = () => {
-    const gd = document.querySelector('.js-plotly-plot');
-    if (gd && gd.data && gd.data.length) {
+    const gd = Array.from(document.querySelectorAll('.js-plotly-plot')).find((g) => g.data && g.data.length &&
+      g._transitionData && g._transitionData._frames && g._transitionData._frames.length);
+    if (gd) {
       const now = JSON.stringify(gd.data.map((t) => [t.x, t.y, t.z]));
       if (window.__firstData === undefined) { window.__firstData = now; window.__firstDrawn = performance.now(); }
       else if (now !== window.__firstData) { window.__firstMotion = performance.now(); return; }
@@ -286,6 +287,42 @@ def test_first_screen_moves_by_itself(laptop):
     page.wait_for_timeout(800)
     assert laptop.state()["frame"] == paused and not laptop.state()["playing"]
     assert paused in page.evaluate(DRAWN)
+
+
+# The first chart drawn in the page: whether it holds frames, its traces' names, when it was drawn; and when the first
+# chart holding frames (the run's animation) was drawn.
+FIRST_CHARTS = """() => {
+  window.__charts = {};
+  const look = () => {
+    const gds = Array.from(document.querySelectorAll('.js-plotly-plot')).filter((g) => g.data && g.data.length);
+    const c = window.__charts;
+    if (gds.length && !c.first) c.first = {t: performance.now(), frames: !!(gds[0]._transitionData &&
+      gds[0]._transitionData._frames && gds[0]._transitionData._frames.length), names: gds[0].data.map((t) => t.name),
+      running: document.body.innerText.includes('Running...')};
+    if (gds.some((g) => g._transitionData && g._transitionData._frames && g._transitionData._frames.length)) {
+      c.animated = performance.now();
+      return;
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+def test_a_first_visit_draws_the_instance_while_the_run_computes(new_context, server, screenshot):
+    """Never a blank page: on a first visit whose run is not computed yet (MOL-TS, T = 20,000: seconds), the instance's
+    arms and fronts are drawn in the figure's place while the page says it is running, then the run's animation
+    replaces them (the page before drew nothing there until the run was done: its first chart held frames)."""
+    page = new_context(*LAPTOP.values()).new_page()
+    page.add_init_script(f"document.addEventListener('DOMContentLoaded', {FIRST_CHARTS})")
+    page.goto(f"{server}/?preset=default&alg=mol_ts&T=20000&seed=4242")
+    page.wait_for_function("() => window.__charts && window.__charts.first", timeout=60_000)
+    screenshot(page, "watch_first_visit_preview")
+    page.wait_for_function("() => window.__charts.animated", timeout=120_000)
+    first = page.evaluate("() => window.__charts")
+    assert not first["first"]["frames"], "the first chart drawn was the animation: nothing was drawn meanwhile"
+    assert "on the effective front (convex hull)" in first["first"]["names"] and first["first"]["running"]
+    print(f"instance drawn {(first['animated'] - first['first']['t']) / 1000:.1f} s before the run's animation")
 
 
 def test_step_restart_keyboard_and_slider_drive_the_figure_and_the_explanation(laptop, screenshot):

@@ -102,6 +102,8 @@
 
   // A trace updated by a frame's values: nested objects (marker, line) merged, arrays and plain values replaced.
   const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v);
+  const holds = (trace, values) => Object.keys(values).every((k) => (isObject(values[k])
+    ? isObject(trace[k]) && holds(trace[k], values[k]) : JSON.stringify(trace[k]) === JSON.stringify(values[k])));
   function merged(trace, values) {
     const out = Object.assign({}, trace);
     Object.keys(values).forEach((k) => {
@@ -114,19 +116,25 @@
   // full drawing path (every mark of every changed trace is drawn again: points, lines, fills, texts, bar colours,
   // an emptied trace's marks removed). Plotly.animate's fast path leaves some of them as they were (a bar's
   // colours, an emptied trace's points), so it is never used.
+  // A chart Streamlit has just drawn (not by this player) that already holds frame i's values is not drawn again: a
+  // new 2-D chart is drawn at its first frame, and drawing it again delayed the first motion by a whole redraw.
   function draw(gd, i) {
     const frame = gd._transitionData._frameHash ? gd._transitionData._frameHash[String(i)]
       : gd._transitionData._frames[i];
     if (!frame || !window.Plotly) return Promise.resolve();
+    if (p.seen.get(gd) !== gd.data && frame.traces.every((t, j) => holds(gd.data[t], frame.data[j] || {}))) {
+      return Promise.resolve();
+    }
     const data = gd.data.slice();
     frame.traces.forEach((t, j) => { data[t] = merged(gd.data[t], frame.data[j] || {}); });
     return window.Plotly.react(gd, data, gd.layout);
   }
 
-  // Draw frame i on every chart of the container; resolves when Plotly has drawn it.
+  // Draw frame i on every chart of the container; resolves when Plotly has drawn it. The explanation and the table
+  // are written once the charts are drawn: written before, they would make Plotly's measuring of its texts lay the
+  // whole page out again (a forced layout in every frame).
   function show(i) {
     p.frame = Math.max(0, Math.min(i, p.n - 1));
-    drawText();
     remember();
     const jobs = charts().map((gd) => {
       const frame = p.frame;
@@ -135,8 +143,11 @@
       return Promise.race([drawn, new Promise((r) => setTimeout(r, 2000))])
         .then(() => { p.seen.set(gd, gd.data); p.shown.set(gd, frame); });
     });
-    return Promise.all(jobs);
+    if (!jobs.length) drawText();
+    return Promise.all(jobs).then(() => { if (p.alive) drawText(); });
   }
+  // Resolves once the browser has painted what is drawn now (the next animation frame has run its paint).
+  const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
   // lead: how many milliseconds of playing time have already passed (p.ms: the next frame is due at once)
   function setPlaying(on, lead = 0) {
@@ -152,7 +163,9 @@
   }
 
   // The run advances one frame every p.ms milliseconds; frames that are due while the previous one is
-  // still being drawn are skipped (a slow redraw keeps the pace instead of slowing it down).
+  // still being drawn are skipped (a slow redraw keeps the pace instead of slowing it down). Each frame drawn is
+  // painted before the next is drawn: drawn back to back (the fastest speed on a slow machine), frames were computed
+  // and replaced before the browser could paint them (a 3-D run painted 6 frames/s at the fastest speed, 9 at fast).
   async function loop(gen) {
     if (!p.alive || gen !== p.gen) return;
     if (p.frame >= p.n - 1) { setPlaying(false); return; }
@@ -161,6 +174,8 @@
       await show(Math.min(due, p.n - 1));
       p.drawn += 1;
       if (p.motion === null) p.motion = performance.now();
+      if (!p.alive || gen !== p.gen) return;
+      await painted();
       if (!p.alive || gen !== p.gen) return;
     }
     const next = p.clock.t + (p.frame + 1 - p.clock.frame) * p.ms;
