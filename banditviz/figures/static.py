@@ -94,7 +94,8 @@ def _preview_objectives(instance: Instance, objectives: Any) -> tuple[int, ...]:
 def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = None) -> go.Figure:
     """True means with the Pareto front, the effective (convex) front and each arm's gaps as hover text.
 
-    Arm classes use the full L objectives (MOL-TS Def. 2, Def. 5); the staircase and hull are of the drawn pair.
+    Arm classes use the full L objectives (MOL-TS Def. 2, Def. 5); the staircase and hull are of the drawn pair. Each
+    marker's customdata is (Pareto gap, effective gap, arm index): the index names the arm a click picks.
     """
     if not isinstance(instance, Instance):
         raise ValueError(f"instance: must be a banditviz Instance, got {type(instance).__name__}")
@@ -120,7 +121,7 @@ def instance_preview(instance: Instance, objectives: tuple[int, ...] | None = No
         sel = np.flatnonzero(mask)
         kw = dict(mode="markers+text" if instance.K <= MAX_LABELLED_ARMS else "markers", name=name,
                   text=[plain(instance.arm_names[i]) for i in sel],
-                  customdata=np.column_stack([gap_p[sel], gap_c[sel]]), hovertemplate=hover,
+                  customdata=np.column_stack([gap_p[sel], gap_c[sel], sel]), hovertemplate=hover,
                   textposition="top center", marker={"color": color, "symbol": symbol,
                                                      "size": 10 if three else 18,
                                                      "line": {"color": "white", "width": 1.5}})

@@ -8,11 +8,13 @@ import streamlit as st
 import banditviz
 from banditviz import figures
 from banditviz.instances import NOISES
-from banditviz_app import arms_canvas, fold, forms, history, state, table
+from banditviz_app import arm_picker, arms_canvas, fold, forms, history, state, table
 
 st.markdown("## Design an instance")
 fold.style()
 CANVAS = "design_canvas"
+PICKER = "design_picker"
+SELECTED_ROW = "#fff1c2"  # the gaps table's row of the arm selected in the 3-D preview (the player's pulled row)
 CURRENT = "(current)"  # the preset box's entry for the current instance when it is not a preset
 
 
@@ -53,6 +55,36 @@ def apply_canvas_edit() -> None:
     also = (before,) if before is not None and after == arms_canvas.token(inst) else ()
     if apply_edit(lambda: arms_canvas.edited(payload, inst, also), inst):
         st.session_state["design_canvas_chain"] = (payload.get("token"), arms_canvas.token(state.current().instance))
+
+
+def take_pick(what: str) -> None:
+    """Callback of the 3-D picker's ``select`` and ``remove`` triggers: keep the payload for this run to apply."""
+    st.session_state["design_pick"] = (what, st.session_state[PICKER][what])
+
+
+def take_pick_history() -> None:
+    """Callback of the 3-D picker's ``history`` trigger (Ctrl+Z, Ctrl+Y)."""
+    history.request(st.session_state[PICKER]["history"])
+
+
+def apply_pick() -> None:
+    """The arm selected in the 3-D preview, or removed (Delete), since the last run."""
+    pick = st.session_state.pop("design_pick", None)
+    if pick is None:
+        return
+    what, payload = pick
+    inst = state.current().instance
+    arm_picker.keep_camera(payload)
+    try:
+        arm = arm_picker.chosen(payload, inst)
+    except ValueError as exc:
+        state.show_error(exc, "Not applied, the instance is unchanged")
+        return
+    if what == "remove" and arm is not None:
+        if apply_edit(lambda: arm_picker.without(inst, arm), inst):
+            arm_picker.select(inst, None)
+    else:
+        arm_picker.select(inst, arm)
 
 
 def name_and_description(inst: banditviz.Instance) -> None:
@@ -131,6 +163,7 @@ def edit_means(inst: banditviz.Instance) -> None:
 
 history.apply_request()
 apply_canvas_edit()
+apply_pick()
 apply_rename()
 history.observe()
 def presets_tab() -> None:
@@ -221,7 +254,10 @@ with left:
                              "Pareto gap": inst.pareto_gaps, "effective gap": inst.effective_gaps})
         # Short columns, gaps to 3 decimals: the five fit the left column at 1366 px, none cut off
         number = {"format": "%.3f", "width": "small"}
-        st.dataframe(gaps, hide_index=True, key="design_gaps", column_config={
+        picked = arm_picker.selected(inst) if arm_picker.supports(inst) else None
+        shown = gaps.style.apply(lambda row: [f"background-color: {SELECTED_ROW}" if row.name == picked else ""
+                                              for _ in row], axis=1) if picked is not None else gaps
+        st.dataframe(shown, hide_index=True, key="design_gaps", column_config={
             "arm": st.column_config.TextColumn("arm", width="small"),
             "Pareto optimal": st.column_config.CheckboxColumn("Pareto", width="small"),
             "effective front": st.column_config.CheckboxColumn("effective", width="small"),
@@ -249,9 +285,15 @@ def preview(inst: banditviz.Instance, objectives) -> None:
         return
     try:
         fig = figures.instance_preview(inst, objectives=objectives).update_layout(title_font_size=18)
-        fold.show(fig, key="design_preview")
     except ValueError as exc:
         state.show_error(exc)
+        return
+    if arm_picker.supports(inst):
+        fig = arm_picker.pickable(fig, inst)
+    fold.show(fig, key="design_preview")
+    if arm_picker.supports(inst):
+        arm_picker.show(inst, PICKER, "bv_fold_design", lambda: take_pick("select"), lambda: take_pick("remove"),
+                        take_pick_history)
 
 
 with right:
@@ -262,6 +304,15 @@ with right:
                    disabled=not history.can("undo"), help="Undo the last change of the instance (Ctrl+Z on the plot)")
     buttons.button("Redo", key="design_redo_button", icon=":material/redo:", on_click=history.request, args=("redo",),
                    disabled=not history.can("redo"), help="Redo what was undone (Ctrl+Y on the plot)")
+    picked = arm_picker.selected(inst) if arm_picker.supports(inst) else None
+    if picked is not None:
+        buttons.button(f"Remove {inst.arm_names[picked]}", key="design_remove_picked", icon=":material/delete:",
+                       on_click=lambda: st.session_state.update(design_pick=(
+                           "remove", {"arm": picked, "token": arms_canvas.token(inst)})),
+                       help="Remove the arm selected in the preview (Delete on the page; Undo restores it)")
+    if arm_picker.supports(inst) and not state.presenting():
+        buttons.caption("Click an arm to select it (a drag turns the scene and selects nothing); Delete removes the "
+                        "selected arm, Escape unselects, Ctrl+Z undoes.")
     if arms_canvas.supports(inst) and not state.presenting():
         buttons.caption("Drag an arm to move it, click empty space to add one, click an arm then press Delete to "
                         "remove it (the arrow keys move it). The arm table does all of this from the keyboard.")
