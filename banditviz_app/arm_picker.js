@@ -6,8 +6,8 @@
 // starts on an arm would select it. The arm under the pointer is found by projecting every arm's mean through the
 // scene's camera (as Plotly places its hover label), not by Plotly's picking, which returns the effective front's
 // surface for an arm behind it. With an arm selected, Delete (or Backspace) asks for its removal (the trigger
-// "remove"), Escape unselects; Ctrl+Z undoes and Ctrl+Y (or Ctrl+Shift+Z) redoes (the trigger "history"). Keys typed
-// in a text field are left alone.
+// "remove"), Escape unselects; Ctrl+Z undoes and Ctrl+Y (or Ctrl+Shift+Z) redoes (the trigger "history"). Only keys
+// pressed on the page itself or on the preview count: those typed in a field or the arm table are theirs.
 const DRAG = 5;  // px: a press that moves further is a rotation, not a click
 const NEAR = 12;  // px: how far from a marker's centre a click still selects it (the markers' radius is 5 px)
 
@@ -71,9 +71,9 @@ export default function (component) {
     const scene = gd && gd._fullLayout && gd._fullLayout.scene && gd._fullLayout.scene._scene;
     return scene && typeof scene.getCamera === 'function' ? scene.getCamera() : null;
   };
-  const key = (e) => {
+  const key = (e) => {  // keys pressed on the page itself or on the preview (not in the tables or a field)
     const t = e.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (t && t !== document.body && !(t.closest && t.closest('.st-key-' + data.box))) return;
     if ((e.ctrlKey || e.metaKey) && (e.key === 'z' || e.key === 'Z' || e.key === 'y')) {
       e.preventDefault();
       setTriggerValue('history', e.key === 'y' || e.shiftKey ? 'redo' : 'undo');

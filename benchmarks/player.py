@@ -33,15 +33,19 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from banditviz.figures.playback import SPEEDS
+
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("browser_conftest", ROOT / "tests" / "browser" / "conftest.py")
 harness = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(harness)  # the browser tests' server harness (free port, health check, clean stop)
+_spec = importlib.util.spec_from_file_location("watch_player", ROOT / "tests" / "browser" / "test_watch_player.py")
+player_tests = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(player_tests)  # the Watch player test's probe of frames drawn per second (`SPEED`)
 
 REFERENCE = "a4475a7"
 LAPTOP = {"width": 1366, "height": 768}
 URL_3D = "/?preset=default_3d&alg=pareto_ucb1&T=2000&seed=0"
-SPEEDS = ("slow", "normal", "fast", "fastest")
 # Times (performance.now()) of the first chart drawn, the first animated chart (one holding frames) drawn, and the
 # first change of that chart's drawn data; read from Plotly's chart elements, not from the player.
 PROBE = """() => {
@@ -63,25 +67,6 @@ PROBE = """() => {
   requestAnimationFrame(look);
 }"""
 FIRST_PAINT = "() => performance.getEntriesByType('paint').find((e) => e.name === 'first-paint').startTime"
-# Frames of the run and Plotly draws per second at one speed, playing from the first round for ``ms``.
-DRAWS = """async ([label, ms]) => {
-  const p = window.__bv.players.bv_watch;
-  const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');
-  let n = 0;
-  const count = () => { n += 1; };
-  gd.on('plotly_afterplot', count);
-  const select = document.querySelector('.bv-bar select');
-  select.value = label;
-  select.dispatchEvent(new Event('change'));
-  p.actions.restart();
-  await new Promise((r) => setTimeout(r, 300));
-  const f0 = p.frame, n0 = n, t0 = performance.now();
-  await new Promise((r) => setTimeout(r, ms));
-  const s = (performance.now() - t0) / 1000, rates = [(p.frame - f0) / s, (n - n0) / s];
-  gd.removeListener('plotly_afterplot', count);
-  p.actions.play();
-  return rates;
-}"""
 READY = "() => { const p = window.__bv && window.__bv.players.bv_watch; return !!(p && p.n); }"
 
 
@@ -128,11 +113,15 @@ def warm(browser, url: str) -> None:
 
 
 def draw_rates(browser, url: str, seconds: float) -> dict[str, tuple[float, float]]:
+    """(frames of the run, Plotly draws) per second at each speed, over ``seconds`` or less: the window ends before
+    the run does (174 frames at the fastest speed's 20 ms last 3.5 s), or the draws counted would include a pause."""
     page = browser.new_page(viewport=LAPTOP)
     page.goto(url)
     page.wait_for_function(READY, timeout=180_000)
     page.wait_for_timeout(2000)
-    rates = {label: tuple(page.evaluate(DRAWS, [label, int(seconds * 1000)])) for label in SPEEDS}
+    n = page.evaluate("() => window.__bv.players.bv_watch.n")
+    window = {label: int(1000 * min(seconds, (n - 1) * ms / 1000 - 0.6)) for label, ms in SPEEDS}
+    rates = {label: tuple(page.evaluate(player_tests.SPEED, [label, window[label]])) for label, _ in SPEEDS}
     page.close()
     return rates
 
@@ -178,7 +167,7 @@ def main() -> int:
         a, b = med(cold["this"], key), med(cold["reference"], key)
         print(f"  {label:<56} {a:>7.2f} {b:>7.2f} {a / b:>6.2f}")
     print(f"{'3-D (default_3d) frames drawn per second':<58} {'this':>7} {'ref':>7} {'ratio':>6}  (run frames/s)")
-    for label in SPEEDS:
+    for label, _ in SPEEDS:
         a = statistics.median(r[label][1] for r in rates["this"])
         b = statistics.median(r[label][1] for r in rates["reference"])
         run = statistics.median(r[label][0] for r in rates["this"])
