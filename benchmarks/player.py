@@ -38,12 +38,11 @@ from playwright.sync_api import sync_playwright
 from banditviz.figures.playback import SPEEDS
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("browser_conftest", ROOT / "tests" / "browser" / "conftest.py")
-harness = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(harness)  # the browser tests' server harness (free port, health check, clean stop)
-_spec = importlib.util.spec_from_file_location("watch_player", ROOT / "tests" / "browser" / "test_watch_player.py")
-player_tests = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(player_tests)  # the Watch player test's probe of frames drawn per second (`SPEED`)
+_spec = importlib.util.spec_from_file_location("bench_app", ROOT / "benchmarks" / "app.py")
+_app = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_app)
+# the browser tests' server harness (free port, health check, clean stop) and the Watch player test's probes (`SPEED`)
+harness, player_tests = _app.harness, _app.player_tests
 
 REFERENCE = "a4475a7"
 LAPTOP = {"width": 1366, "height": 768}
