@@ -15,7 +15,9 @@ paths are exact, not heuristic:
   explicit rounding margin, and only undecided arms go to the LP.  A strictly positive weight ``w``
   bounds the additive-DEA slack of any arm by ``(max_b w.mu_b - w.mu_a) / min(w)`` (in), and an
   explicit convex combination of arms that dominates ``mu_a`` by a total slack > tol is a feasible LP
-  point (out).  Candidate weights come from a fixed Dirichlet bank, the Qhull facet normals and
+  point (out).  For L = 3, after the bank, the region of weights supporting the arm on the weight
+  triangle (`weight_region`, half-plane clipping) proposes both certificates.  For L >= 4,
+  candidate weights come from a fixed Dirichlet bank, the Qhull facet normals and
   the sums of facet normals around each hull vertex; candidate mixtures come from shooting rays
   ``mu_a + t * d`` (d a 0/1 direction, all-ones first) through the hull.  The LP, when still needed,
   runs over the hull's vertices only.
@@ -39,7 +41,7 @@ import numba
 import numpy as np
 from scipy.spatial import ConvexHull
 
-from . import kernels, lp, simplex
+from . import kernels, lp, simplex, weight_region
 from .dominance import SMALL_FRONT, pareto_mask, unique_rows
 from .hulls import chain_normals, floor_hull, pareto_2d_sorted, upper_chain
 from .means import BLOCK, as_means, check_tol, margin, round_err, scale
@@ -231,7 +233,12 @@ def _effective_unique(U: np.ndarray, tol_abs: float) -> np.ndarray:
     _certify_in(U, _bank(L), member, tol_abs, err)
     decided = member.copy()
     support = U
-    if not decided.all() and L <= 4 and n >= 2:
+    if L == 3:  # the region of supporting weights on the triangle decides all but a rounding band
+        rest = np.flatnonzero(~decided)
+        verdict = weight_region.effective_rows(U, rest, tol_abs, err)
+        member[rest[verdict == 1]] = True
+        decided[rest[verdict >= 0]] = True
+    elif not decided.all() and L <= 4 and n >= 2:
         hull = floor_hull(U)
         if hull is not None:
             N = hull.equations[:, :L]
@@ -256,7 +263,7 @@ def _effective_unique(U: np.ndarray, tol_abs: float) -> np.ndarray:
             if rest.size * support.shape[0] ** 2 * L > _PAIR_WORK:  # too many pairs: other 0/1 rays
                 decided[rest[_certify_out(U, rest, hull, dirs[1:], tol_abs, err)]] = True
     rest = np.flatnonzero(~decided)
-    if rest.size and rest.size * support.shape[0] ** 2 * L <= _PAIR_WORK:
+    if L != 3 and rest.size and rest.size * support.shape[0] ** 2 * L <= _PAIR_WORK:
         decided[rest[_certify_out_pairs(U, rest, support, tol_abs, err)]] = True
     for a in np.flatnonzero(~decided):
         member[a] = _slack_lp(np.vstack([support, U[a]]), U[a]) <= tol_abs

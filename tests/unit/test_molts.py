@@ -207,16 +207,19 @@ def test_single_arm_membership_is_exact():
 
 
 def test_cone_weight_certifies_an_arm_supported_near_the_simplex_edge(monkeypatch):
-    """(1, 0, 0) beats (0.9995, 0.5, 0.5) only under weights with w2 + w3 <= 0.001 w1: the weight bank (its corners
-    are 1e-3 off) misses it, the perceptron's weight certifies it without an LP; with a useless weight (the
-    broken variant) the LP is needed."""
+    """(1, 0, 0, 0) beats (0.9995, 0.5, 0.5, 0) only under weights with w2 + w3 <= 0.001 w1: the weight bank (its
+    corners are 1e-3 off) misses it, the perceptron's weight certifies it without an LP; with a useless weight (the
+    broken variant) the LP is needed. For L = 3 the weight region (`pareto.weight_region`) certifies it even then."""
     from banditviz.pareto import kernels
 
-    U = np.array([(1.0, 0.0, 0.0), (0.9995, 0.5, 0.5), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)])
-    sampler = EffectiveFrontSampler(3)
+    U = np.array([(1.0, 0.0, 0.0, 0.0), (0.9995, 0.5, 0.5, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0),
+                  (0.0, 0.0, 0.0, 1.0)])
+    sampler = EffectiveFrontSampler(4)
     assert sampler.is_effective(U, 0, TOL, 1e-15) and sampler.lps == 0
     monkeypatch.setattr(kernels, "cone_weight", lambda U, a, steps=64: np.full(U.shape[1], 1 / U.shape[1]))
     assert sampler.is_effective(U, 0, TOL, 1e-15) and sampler.lps == 1
+    sampler3 = EffectiveFrontSampler(3)
+    assert sampler3.is_effective(U[:4, :3], 0, TOL, 1e-15) and sampler3.lps == 0
 
 
 def test_pair_mixture_certificate():

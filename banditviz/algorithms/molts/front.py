@@ -15,6 +15,8 @@ cheapest first: the pair test costs |P|^2 L, the bank 256 |P| L):
 * in, second try: the same certificate with a weight searched by perceptron steps (`kernels.cone_weight`,
   kept >= 1e-4): it catches the arms supported only by weights near the simplex's edge (the best arm of a few
   objectives), which the bank misses (178 -> 29 LPs in 1,000 rounds of the main preset, same draws);
+* for L = 3, the region of supporting weights on the weight triangle (`pareto.weight_region`), which proposes an in
+  or an out certificate of the same kinds and leaves only a rounding band undecided;
 * otherwise the LP itself, solved by the compiled simplex of `pareto.simplex` (HiGHS, `slack_lp`, if it fails).
 
 Reuse between rounds: the contexts and the samples are fresh every round, so no front carries over; only the
@@ -33,7 +35,7 @@ import numba
 import numpy as np
 
 from ... import pareto
-from ...pareto import kernels, lp, simplex
+from ...pareto import kernels, lp, simplex, weight_region
 
 TOL = 1e-9
 BANK = 256
@@ -67,6 +69,10 @@ class EffectiveFrontSampler:
             return True
         if kernels.bank_certifies(U, a, kernels.cone_weight(U, a)[None, :], tol_abs, err):
             return True
+        if U.shape[1] == 3:
+            verdict = weight_region.effective_by_region(U, a, tol_abs, err)
+            if verdict >= 0:
+                return bool(verdict)
         self.lps += 1
         return slack_of(U, a) <= tol_abs
 
@@ -109,6 +115,10 @@ def _is_effective(U, a, bank, tol_abs, err):
         return True
     if kernels.bank_certifies(U, a, kernels.cone_weight(U, a).reshape(1, -1), tol_abs, err):
         return True
+    if U.shape[1] == 3:
+        verdict = weight_region.effective_by_region(U, a, tol_abs, err)
+        if verdict >= 0:
+            return verdict == 1
     return slack_of(U, a) <= tol_abs
 
 

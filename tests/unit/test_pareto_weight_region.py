@@ -1,0 +1,168 @@
+"""The L = 3 membership test of the effective front by the region of supporting weights (`pareto.weight_region`,
+MOL-TS Def. 5) against the additive-DEA slack LP (HiGHS, 002 §2.4): every decision it takes equals the LP's, on random
+and degenerate inputs (ties, duplicate rows, coplanar points, a single arm, arms supported only by weights near the
+triangle's edge, weakly efficient arms), and it leaves at most a rounding band to the LP. Broken variants (the closed
+triangle instead of the open one, a half-plane dropped) are rejected by the same check."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+
+from banditviz import pareto
+from banditviz.algorithms.molts import front
+from banditviz.pareto import effective, weight_region
+
+
+def _random_cases(n_cases: int, seed: int):
+    """Distinct Pareto rows U (n, 3): uniform, convex and concave spheres, and coarse grids (ties, collinear and
+    coplanar points)."""
+    rng = np.random.default_rng(seed)
+    for i in range(n_cases):
+        K = int(rng.integers(2, 40))
+        kind = i % 4
+        if kind == 0:
+            mu = rng.random((K, 3))
+        elif kind in (1, 2):
+            S = np.abs(rng.normal(size=(K, 3)))
+            S /= np.linalg.norm(S, axis=1, keepdims=True)
+            mu = 1.0 - S if kind == 1 else S
+        else:
+            mu = rng.integers(0, 4, size=(K, 3)).astype(float)
+        yield pareto.unique_rows(mu[pareto.pareto_mask(mu)])[0], kind < 3
+
+
+def _degenerate_cases():
+    """Hand-built inputs where the open and the closed triangle, or the tolerance, matter."""
+    e = np.eye(3)
+    yield np.array([[0.3, -1.0, 2.0]])  # a single arm
+    yield np.vstack([e, [(1 / 3, 1 / 3, 1 / 3), (0.5, 0.5, 0.0), (0.2, 0.3, 0.5)]])  # points on the facet: all in
+    yield np.array([(1.0, 1.0, 0.0), (1.0, 0.0, 1.0), (1.0, 0.4, 0.4), (0.0, 1.0, 1.0)])  # weakly efficient (out)
+    yield np.array([(1.0, 1.0, 0.0), (1.0, 0.0, 1.0), (1.0, 0.5, 0.5), (0.0, 1.0, 1.0)])  # its tie (in)
+    yield np.array([(1.0, 0.0, 0.0), (0.9995, 0.5, 0.5), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)])  # weights near the edge
+    yield np.array([(1.0, 0.5, 0.0), (1 - 1e-7, 0.5 + 1e-7, 1.0), (0.0, 1.0, 0.0)])  # supported only at w3 ~ 1e-7
+    yield np.array([(2.0, 0.0, 0.0), (0.0, 2.0, 0.0), (1.0, 1.0, -1e-10), (0.0, 0.0, 1.0)])  # slack 1e-10 < tol: in
+    yield np.array([(2.0, 0.0, 0.0), (0.0, 2.0, 0.0), (1 - 1e-9, 1 - 1e-9, -1e-9), (0.0, 0.0, 1.0)])  # 3e-9 > tol: out
+    yield np.array([(2.0, 0.0, 0.0), (0.0, 2.0, 0.0), (1.0, 1.0, -1e-8), (0.0, 0.0, 1.0)])  # out, ties objectives 1, 2
+    yield np.array([(0.0, 0.0, 1.0), (1.0, 0.0, 0.5), (2.0, 0.0, 0.0), (0.0, 3.0, 0.0)])  # collinear in w2 = 0's plane
+    yield 1e6 * np.vstack([e, [(0.34, 0.33, 0.33), (0.3, 0.3, 0.3)]])  # large magnitudes (tol scales)
+
+
+def _lp(U, a, tol_abs):
+    return effective._slack_lp(U, U[a]) <= tol_abs
+
+
+def _check(decide, cases):
+    """(disagreements with the LP, decisions taken, rows, undecided rows of the continuous random inputs)."""
+    wrong = taken = rows = open_band = 0
+    for U, continuous in cases:
+        scale = max(1.0, float(np.abs(U).max()))
+        tol_abs, err = 1e-9 * scale, pareto.margin(3, scale)
+        for a in range(U.shape[0]):
+            verdict = int(decide(U, a, tol_abs, err))
+            rows += 1
+            if verdict >= 0:
+                taken += 1
+                wrong += bool(verdict) != _lp(U, a, tol_abs)
+            elif continuous:
+                open_band += 1
+    return wrong, taken, rows, open_band
+
+
+def _cases():
+    return list(_random_cases(160, seed=3)) + [(U, False) for U in _degenerate_cases()]
+
+
+def _accepted(decide) -> bool:
+    wrong, taken, rows, open_band = _check(decide, _cases())
+    return wrong == 0 and open_band == 0 and taken >= 0.98 * rows
+
+
+def test_every_decision_equals_the_lp_and_almost_all_are_taken():
+    wrong, taken, rows, open_band = _check(weight_region.effective_by_region, _cases())
+    assert wrong == 0 and open_band == 0 and taken >= 0.98 * rows, (wrong, taken, rows, open_band)
+
+
+def test_the_degenerate_cases_decide_as_the_lp():
+    """Coplanar points, the tie and the 1e-10 slack are in, the 3e-9 slack out, each by a certificate; the weakly
+    efficient arms (a dominating mixture ties u_a in some objective: no strictly positive weight is left, but the
+    closed triangle has one) go to the LP or out."""
+    cases = list(_degenerate_cases())
+    facet, weak, tie, thin_in, thin_out, weak2 = cases[1], cases[2], cases[3], cases[6], cases[7], cases[8]
+    d = [weight_region.effective_by_region(facet, a, 1e-9, pareto.margin(3, 1.0)) for a in range(6)]
+    assert d == [1] * 6
+    assert weight_region.effective_by_region(tie, 2, 1e-9, pareto.margin(3, 1.0)) == 1
+    assert weight_region.effective_by_region(thin_in, 2, 2e-9, pareto.margin(3, 2.0)) == 1
+    assert weight_region.effective_by_region(thin_out, 2, 2e-9, pareto.margin(3, 2.0)) == 0
+    for U, scale in ((weak, 1.0), (weak2, 2.0)):
+        assert weight_region.effective_by_region(U, 2, 1e-9 * scale, pareto.margin(3, scale)) in (0, -1)
+        assert not _lp(U, 2, 1e-9 * scale)
+
+
+def _variant(**replace):
+    """`effective_by_region` run as Python with some of its helpers replaced."""
+    f = weight_region.effective_by_region.py_func
+    return types.FunctionType(f.__code__, {**f.__globals__, **replace}, f.__name__, f.__defaults__)
+
+
+def _closed_triangle(U, a, V, m, tol_abs, err):
+    """Broken: trusts the clipped region on the closed triangle (any point left means in)."""
+    return m > 0
+
+
+def _drop_last_row(U, a, tol_abs, k, g):
+    """Broken: the half-planes of the last row become the vacuous side v_3 >= 0."""
+    if k >= 3 and (k - 3) // 3 == U.shape[0] - 1:
+        k = 2
+    weight_region._normal(U, a, tol_abs, k, g)
+
+
+def test_broken_variants_are_rejected():
+    """The same check rejects the closed triangle (it takes weakly efficient arms in) and a dropped half-plane
+    (its regions are too large: certificates fail and the LP is left many arms, or without the certificate the
+    decisions go wrong); the unbroken function run as Python the same way is accepted."""
+    assert _accepted(_variant())
+    assert not _accepted(_variant(_centroid_certifies=_closed_triangle))
+    weak = np.array([(1.0, 1.0, 0.0), (1.0, 0.0, 1.0), (1.0, 0.4, 0.4), (0.0, 1.0, 1.0)])
+    assert _variant(_centroid_certifies=_closed_triangle)(weak, 2, 1e-9, 1e-15) == 1
+    assert not _accepted(_variant(_normal=_drop_last_row))
+    assert not _accepted(_variant(_normal=_drop_last_row, _centroid_certifies=_closed_triangle))
+
+
+def test_effective_pareto_mask_takes_the_region_and_equals_the_lp(monkeypatch):
+    """For L = 3 the mask equals the pure-LP reference with duplicated rows and ties, and on continuous inputs
+    reaches no LP (the HiGHS slack LP counted)."""
+    rng = np.random.default_rng(5)
+    calls = []
+    slack_lp = effective._slack_lp
+    monkeypatch.setattr(effective, "_slack_lp", lambda P, t: calls.append(1) or slack_lp(P, t))
+    for i in range(60):
+        K = int(rng.integers(1, 30))
+        mu = rng.random((K, 3)) if i % 2 else np.round(rng.random((K, 3)) * 3) / 3
+        mu = np.vstack([mu, mu[: K // 3]])  # duplicate rows
+        calls.clear()
+        got = pareto.effective_pareto_mask(mu)
+        if i % 2:
+            assert not calls, i
+        np.testing.assert_array_equal(got, effective._effective_mask_lp(mu), err_msg=str(i))
+    for U in _degenerate_cases():
+        np.testing.assert_array_equal(pareto.effective_pareto_mask(U), effective._effective_mask_lp(U))
+
+
+def _sampler_lps(rounds: int = 1000) -> tuple[int, int]:
+    rng = np.random.default_rng(0)
+    sampler = front.EffectiveFrontSampler(3)
+    for _ in range(rounds):
+        sampler.draw(rng.normal(size=(50, 5)) @ rng.normal(size=(5, 3)), rng)
+    return sampler.tests, sampler.lps
+
+
+def test_the_sampler_reaches_the_lp_only_in_the_rounding_band(monkeypatch):
+    """MOL-TS's membership test for L = 3 (K = 50 vectors of a linear model): the region decides where the cheaper
+    certificates do not, so the LP is left at most a few of ~2,000 tests; with the region undecided everywhere (the
+    broken variant) the LP count is the old one, ~60."""
+    tests, lps = _sampler_lps()
+    assert tests > 1500 and lps <= 3, (tests, lps)
+    monkeypatch.setattr(weight_region, "effective_by_region", lambda U, a, tol_abs, err: -1)
+    assert _sampler_lps()[1] > 20
