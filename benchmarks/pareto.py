@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from banditviz import pareto as pp  # noqa: E402
-from banditviz.pareto import kernels  # noqa: E402
+from banditviz.pareto import kernels, simplex, weight_region  # noqa: E402
 
 
 def best_of(fn, repeat: int) -> float:
@@ -155,6 +155,7 @@ def main() -> None:
         print(f"  {label:<32s}{mean:8.2f} / {med:.2f} / {cpu:.2f}")
     moocore_ratios(rng, args.repeat)
     small_front_ratios(rng)
+    weight_region_ratios(rng)
 
 
 # ---------------------------------------------------------------------- moocore against the code it replaced
@@ -265,6 +266,50 @@ def small_front_ratios(rng: np.random.Generator) -> None:
         times.append(per_call_us(sorted_front, mu, order, sums, n=20_000))
         print(f"  {label:<32s} pairs {times[0]:5.2f}  archive {times[1]:5.2f}  by sum {times[2]:5.2f}  "
               f"ratios x{times[0] / times[1]:4.2f} x{times[0] / times[2]:4.2f}")
+
+
+@numba.njit(cache=True)
+def simplex_rows(U: np.ndarray, tol_abs: float) -> np.ndarray:
+    """The reference the L = 3 weight region replaces: the compiled simplex's slack LP for every row (1 in, 0 out)."""
+    out = np.empty(U.shape[0], np.int8)
+    for a in range(U.shape[0]):
+        out[a] = simplex.slack_value(U, U[a]) <= tol_abs
+    return out
+
+
+def weight_region_ratios(rng: np.random.Generator) -> None:
+    """L = 3 membership of every distinct Pareto row: the weight region (`pareto.weight_region`) against the slack LP
+    by the compiled simplex and by HiGHS, in us an arm (best of 5, same process); the region's decisions checked against
+    HiGHS."""
+    print("\nL = 3 effective-front membership, every Pareto row: weight region vs the slack LP (us an arm)")
+    for label, K in (("linear model K = 50", 50), ("linear model K = 200", 200), ("convex sphere K = 100", 100),
+                     ("concave sphere K = 100", 100), ("uniform box K = 1000", 1000)):
+        if label.startswith("linear"):
+            mu = rng.normal(size=(K, 5)) @ rng.normal(size=(5, 3))
+        elif label.startswith("uniform"):
+            mu = rng.random((K, 3))
+        else:
+            S = np.abs(rng.normal(size=(K, 3)))
+            S /= np.linalg.norm(S, axis=1, keepdims=True)
+            mu = 1.0 - S if label.startswith("convex") else S
+        U = pp.unique_rows(mu[pp.pareto_mask(mu)])[0]
+        scale = max(1.0, float(np.abs(mu).max()))
+        tol_abs, err, rows = 1e-9 * scale, pp.margin(3, scale), np.arange(U.shape[0])
+        region = weight_region.effective_rows(U, rows, tol_abs, err)
+        highs = np.array([pp.effective._slack_lp(U, U[a]) <= tol_abs for a in rows])
+        decided = region >= 0
+        assert (region[decided] == highs[decided]).all()
+        n = max(1, 4_000 // U.shape[0])
+
+        def best_us(f, *args, n=n):
+            return min(per_call_us(f, *args, n=n) for _ in range(5)) / U.shape[0]  # noqa: B023 (called at once)
+
+        t_region = best_us(weight_region.effective_rows, U, rows, tol_abs, err)
+        t_simplex = best_us(simplex_rows, U, tol_abs)
+        t_highs = best_us(lambda U=U: [pp.effective._slack_lp(U, u) for u in U], n=2)
+        print(f"  {label:<24s} |P| = {U.shape[0]:4d} ({int(highs.sum())} in, {int((~decided).sum())} undecided)  "
+              f"region {t_region:7.2f}  simplex {t_simplex:7.2f} (x{t_simplex / t_region:5.1f})  "
+              f"HiGHS {t_highs:7.1f} (x{t_highs / t_region:6.1f})")
 
 
 if __name__ == "__main__":

@@ -46,27 +46,22 @@ def _normal(U, a, tol_abs, k, g):
 
 
 @numba.njit(cache=True)
-def _clip(V, E, m, g, k, V2, E2):
-    """Clip the convex polygon V[:m] (edge i from vertex i to i + 1 lies on half-plane E[i]) by g.v <= 0, the new
-    edge labelled k, into V2, E2; returns the new vertex count."""
+def _clip(V, E, m, s, k, V2, E2):
+    """Clip the convex polygon V[:m] (edge i from vertex i to i + 1 lies on half-plane E[i]) by the half-plane where
+    the vertices' values s[:m] are <= 0, the new edge labelled k, into V2, E2; returns the new vertex count."""
     out = 0
     for i in range(m):
         nx = (i + 1) % m
-        si = V[i, 0] * g[0] + V[i, 1] * g[1] + V[i, 2] * g[2]
-        sn = V[nx, 0] * g[0] + V[nx, 1] * g[1] + V[nx, 2] * g[2]
+        si, sn = s[i], s[nx]
         if si <= 0.0:
-            V2[out] = V[i]
+            V2[out, 0], V2[out, 1], V2[out, 2] = V[i, 0], V[i, 1], V[i, 2]
             E2[out] = k if (sn > 0.0 and si == 0.0) else E[i]
             out += 1
-            if si < 0.0 < sn:
-                t = si / (si - sn)
-                V2[out] = V[i] + t * (V[nx] - V[i])
-                E2[out] = k
-                out += 1
-        elif sn < 0.0:
+        if (si < 0.0 < sn) or (sn < 0.0 < si):  # the edge crosses the line: its crossing point
             t = si / (si - sn)
-            V2[out] = V[i] + t * (V[nx] - V[i])
-            E2[out] = E[i]
+            for c in range(3):
+                V2[out, c] = V[i, c] + t * (V[nx, c] - V[i, c])
+            E2[out] = k if si < 0.0 else E[i]
             out += 1
     return out
 
@@ -110,32 +105,40 @@ def _farkas_out(U, a, tol_abs, err, labels):
 def effective_by_region(U, a, tol_abs, err):
     """Membership of row ``a`` of the distinct, mutually non-dominated rows ``U`` (n, 3) in C*: 1 in, 0 out (each
     certified, module doc), -1 undecided (run the LP)."""
+    cap = 6 + 3 * U.shape[0]
+    return _decide(U, a, tol_abs, err, np.empty((cap, 3)), np.empty((cap, 3)), np.empty(cap, np.int64),
+                   np.empty(cap, np.int64), np.empty(cap))
+
+
+@numba.njit(cache=True)
+def _decide(U, a, tol_abs, err, V, V2, E, E2, s):
+    """`effective_by_region` with work arrays of at least 3 + 3 n rows."""
     n = U.shape[0]
     if n == 1:
         return 1
-    cap = 3 + 3 * n
-    V, V2 = np.zeros((cap, 3)), np.zeros((cap, 3))
-    E, E2 = np.empty(cap, np.int64), np.empty(cap, np.int64)
+    V[:3] = 0.0
     for i in range(3):
         V[i, i] = 1.0
     E[0], E[1], E[2] = 2, 0, 1  # edge e1 -> e2 lies on v3 = 0, and so on
     m = 3
-    g = np.empty(3)
     for b in range(n):
         if b == a:
             continue
+        d0, d1, d2 = U[b, 0] - U[a, 0], U[b, 1] - U[a, 1], U[b, 2] - U[a, 2]
         for j in range(3):
-            k = 3 + 3 * b + j
-            _normal(U, a, tol_abs, k, g)
-            deepest, low = -1, np.inf
+            deepest, low, high = -1, np.inf, -np.inf
             for i in range(m):
-                s = V[i, 0] * g[0] + V[i, 1] * g[1] + V[i, 2] * g[2]
-                if s < low:
-                    deepest, low = i, s
+                s[i] = V[i, 0] * d0 + V[i, 1] * d1 + V[i, 2] * d2 - tol_abs * V[i, j]
+                if s[i] < low:
+                    deepest, low = i, s[i]
+                high = max(high, s[i])
+            if high <= 0.0:  # the polygon lies inside this half-plane
+                continue
+            k = 3 + 3 * b + j
             if low > 0.0:  # the polygon lies outside: its deepest vertex's two edges and this half-plane
                 labels = np.array([E[(deepest - 1) % m], E[deepest], k])
                 return 0 if _farkas_out(U, a, tol_abs, err, labels) else -1
-            m = _clip(V, E, m, g, k, V2, E2)
+            m = _clip(V, E, m, s, k, V2, E2)
             V, V2, E, E2 = V2, V, E2, E
     return 1 if _centroid_certifies(U, a, V, m, tol_abs, err) else -1
 
@@ -154,7 +157,10 @@ def _centroid_certifies(U, a, V, m, tol_abs, err):
 @numba.njit(cache=True)
 def effective_rows(U, rows, tol_abs, err):
     """`effective_by_region` of each row index in ``rows`` (int8: 1 in, 0 out, -1 undecided)."""
+    cap = 6 + 3 * U.shape[0]
+    V, V2, E, E2, s = np.empty((cap, 3)), np.empty((cap, 3)), np.empty(cap, np.int64), np.empty(cap, np.int64), \
+        np.empty(cap)
     out = np.empty(rows.size, np.int8)
     for i in range(rows.size):
-        out[i] = effective_by_region(U, rows[i], tol_abs, err)
+        out[i] = _decide(U, rows[i], tol_abs, err, V, V2, E, E2, s)
     return out

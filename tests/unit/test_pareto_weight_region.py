@@ -102,8 +102,15 @@ def test_the_degenerate_cases_decide_as_the_lp():
 
 def _variant(**replace):
     """`effective_by_region` run as Python with some of its helpers replaced."""
-    f = weight_region.effective_by_region.py_func
-    return types.FunctionType(f.__code__, {**f.__globals__, **replace}, f.__name__, f.__defaults__)
+    f = weight_region._decide.py_func
+    f = types.FunctionType(f.__code__, {**f.__globals__, **replace}, f.__name__, f.__defaults__)
+
+    def decide(U, a, tol_abs, err):
+        cap = 6 + 3 * U.shape[0]
+        return f(U, a, tol_abs, err, np.empty((cap, 3)), np.empty((cap, 3)), np.empty(cap, np.int64),
+                 np.empty(cap, np.int64), np.empty(cap))
+
+    return decide
 
 
 def _closed_triangle(U, a, V, m, tol_abs, err):
@@ -111,23 +118,31 @@ def _closed_triangle(U, a, V, m, tol_abs, err):
     return m > 0
 
 
-def _drop_last_row(U, a, tol_abs, k, g):
-    """Broken: the half-planes of the last row become the vacuous side v_3 >= 0."""
-    if k >= 3 and (k - 3) // 3 == U.shape[0] - 1:
-        k = 2
-    weight_region._normal(U, a, tol_abs, k, g)
+def _drop_last_row(**replace):
+    """Broken: the half-planes of the last row never clip the polygon."""
+
+    def decide(U, a, tol_abs, err):
+        def clip(V, E, m, s, k, V2, E2):
+            if (k - 3) // 3 == U.shape[0] - 1:
+                V2[:m], E2[:m] = V[:m], E[:m]
+                return m
+            return weight_region._clip(V, E, m, s, k, V2, E2)
+
+        return _variant(_clip=clip, **replace)(U, a, tol_abs, err)
+
+    return decide
 
 
 def test_broken_variants_are_rejected():
     """The same check rejects the closed triangle (it takes weakly efficient arms in) and a dropped half-plane
-    (its regions are too large: certificates fail and the LP is left many arms, or without the certificate the
+    (its regions are too large: the certificate fails and the LP is left many arms, or without the certificate the
     decisions go wrong); the unbroken function run as Python the same way is accepted."""
     assert _accepted(_variant())
     assert not _accepted(_variant(_centroid_certifies=_closed_triangle))
     weak = np.array([(1.0, 1.0, 0.0), (1.0, 0.0, 1.0), (1.0, 0.4, 0.4), (0.0, 1.0, 1.0)])
     assert _variant(_centroid_certifies=_closed_triangle)(weak, 2, 1e-9, 1e-15) == 1
-    assert not _accepted(_variant(_normal=_drop_last_row))
-    assert not _accepted(_variant(_normal=_drop_last_row, _centroid_certifies=_closed_triangle))
+    assert not _accepted(_drop_last_row())
+    assert not _accepted(_drop_last_row(_centroid_certifies=_closed_triangle))
 
 
 def test_effective_pareto_mask_takes_the_region_and_equals_the_lp(monkeypatch):
@@ -148,6 +163,10 @@ def test_effective_pareto_mask_takes_the_region_and_equals_the_lp(monkeypatch):
         np.testing.assert_array_equal(got, effective._effective_mask_lp(mu), err_msg=str(i))
     for U in _degenerate_cases():
         np.testing.assert_array_equal(pareto.effective_pareto_mask(U), effective._effective_mask_lp(U))
+    S = np.abs(rng.normal(size=(effective._REGION_FRONT + 72, 3)))  # past the threshold: Qhull, then the region
+    S /= np.linalg.norm(S, axis=1, keepdims=True)
+    for mu in (S, 1.0 - S):
+        np.testing.assert_array_equal(pareto.effective_pareto_mask(mu), effective._effective_mask_lp(mu))
 
 
 def _sampler_lps(rounds: int = 1000) -> tuple[int, int]:
