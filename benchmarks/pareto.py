@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from banditviz import pareto as pp  # noqa: E402
 from banditviz.pareto import kernels, simplex, weight_region  # noqa: E402
+from banditviz.pareto.hypervolume import _hv2d  # noqa: E402
 
 
 def best_of(fn, repeat: int) -> float:
@@ -60,12 +61,12 @@ def lp_reference_times(mu: np.ndarray, n_sub: int, rng: np.random.Generator, fas
     tol_abs = 1e-9 * max(1.0, float(np.abs(mu).max()))
     sub = rng.choice(P, size=min(n_sub, P.size), replace=False)
     t0 = time.perf_counter()
-    in_c = np.array([pp._slack_lp(support, mu[a]) <= tol_abs for a in sub])
+    in_c = np.array([pp.effective._slack_lp(support, mu[a]) <= tol_abs for a in sub])
     t_mask = (time.perf_counter() - t0) / sub.size * P.size
     t_pareto = best_of(lambda: pp.pareto_mask(mu), 1)
     sub_g = rng.choice(mu.shape[0], size=min(n_sub, mu.shape[0]), replace=False)
     t0 = time.perf_counter()
-    gaps = np.array([pp._gap_lp(mu, mu[a]) for a in sub_g])
+    gaps = np.array([pp.effective._gap_lp(mu, mu[a]) for a in sub_g])
     t_gap = (time.perf_counter() - t0) / sub_g.size * mu.shape[0]
     agree_mask = bool((in_c == fast_mask[sub]).all())
     err_gap = float(np.abs(gaps - fast_gap[sub_g]).max())
@@ -146,9 +147,9 @@ def main() -> None:
     for label, fn in [
         ("effective_gap_of, random arm", lambda mu, a, c: pp.effective_gap_of(mu, a)),
         ("effective_gap_of, arm in C", lambda mu, a, c: pp.effective_gap_of(mu, c)),
-        ("  one pure LP over all arms", lambda mu, a, c: pp._gap_lp(mu, mu[a])),
+        ("  one pure LP over all arms", lambda mu, a, c: pp.effective._gap_lp(mu, mu[a])),
         ("effective_pareto_mask", lambda mu, a, c: pp.effective_pareto_mask(mu)),
-        ("  pure-LP reference mask", lambda mu, a, c: pp._effective_mask_lp(mu)),
+        ("  pure-LP reference mask", lambda mu, a, c: pp.effective._effective_mask_lp(mu)),
         ("effective_gap (all arms)", lambda mu, a, c: pp.effective_gap(mu)),
     ]:
         mean, med, cpu = per_call(fn)
@@ -185,7 +186,7 @@ def slab_hypervolume_3d(P: np.ndarray, r: np.ndarray) -> float:
     total = 0.0
     for k, last in enumerate(levels):
         below = z[levels[k + 1]] if k + 1 < levels.size else r[2]
-        total += pp._hv2d(P[:last + 1, 0], P[:last + 1, 1], r[0], r[1]) * (z[last] - below)
+        total += _hv2d(P[:last + 1, 0], P[:last + 1, 1], r[0], r[1]) * (z[last] - below)
     return total
 
 
@@ -282,6 +283,7 @@ def weight_region_ratios(rng: np.random.Generator) -> None:
     by the compiled simplex and by HiGHS, in us an arm (best of 5, same process); the region's decisions checked against
     HiGHS."""
     print("\nL = 3 effective-front membership, every Pareto row: weight region vs the slack LP (us an arm)")
+    masks = []
     for label, K in (("linear model K = 50", 50), ("linear model K = 200", 200), ("convex sphere K = 100", 100),
                      ("concave sphere K = 100", 100), ("uniform box K = 1000", 1000)):
         if label.startswith("linear"):
@@ -310,6 +312,17 @@ def weight_region_ratios(rng: np.random.Generator) -> None:
         print(f"  {label:<24s} |P| = {U.shape[0]:4d} ({int(highs.sum())} in, {int((~decided).sum())} undecided)  "
               f"region {t_region:7.2f}  simplex {t_simplex:7.2f} (x{t_simplex / t_region:5.1f})  "
               f"HiGHS {t_highs:7.1f} (x{t_highs / t_region:6.1f})")
+        masks.append((label, mu))
+    print("effective_pareto_mask, L = 3, us a call (CPU, best of 5): the region right after the bank (up to "
+          f"{pp.effective._REGION_FRONT} Pareto rows) against Qhull's certificates first, then the region")
+    threshold = pp.effective._REGION_FRONT
+    for label, mu in masks:
+        t = []
+        for front in (10**9, 0):
+            pp.effective._REGION_FRONT = front
+            t.append(min(best_of_both(lambda mu=mu: pp.effective_pareto_mask(mu), 5)[1] for _ in range(3)))
+        pp.effective._REGION_FRONT = threshold
+        print(f"  {label:<24s} region first {1e6 * t[0]:9.1f}  Qhull first {1e6 * t[1]:9.1f} (x{t[1] / t[0]:5.1f})")
 
 
 if __name__ == "__main__":

@@ -13,11 +13,13 @@ Floating point: the clipping only proposes; every decision is a certificate chec
 
 * in: the mean of the polygon's vertices, a strictly positive weight v with max_b v.u_b - v.u_a + err <= tol min(v)
   (`kernels.bank_certifies`), which bounds the LP optimum by tol;
-* out: when a half-plane empties the polygon, the polygon's vertex deepest inside it and that vertex's two edges are
-  three half-planes with no common point on the *closed* triangle (Helly, the LP's optimal basis); their Farkas
-  multipliers (lambda >= 0 with sum_k lambda_k g_k = 1) give a mixture of at most three rows beating u_a in every
-  objective, checked as `kernels.pair_mixture_dominates` checks its mixtures (every objective > err, total >
-  tol + L err): a feasible LP point beyond the tolerance;
+* out: when a half-plane leaves no vertex of the polygon, the vertex least outside it (the polygon's minimiser of
+  g.v, an optimal basis of that 2-D LP) lies on two edges, and those two half-planes with this one have no common
+  point on the *closed* triangle (Helly's theorem in the plane). Their Farkas multipliers, lambda >= 0 with
+  sum_k lambda_k g_k = (1, 1, 1) (Cramer's rule), weight at most three rows b: with Lambda the multipliers' sum over
+  rows, the mixture beta_b = lambda_b / Lambda exceeds u_a by >= 1 / Lambda in every objective and by > tol in total;
+  it is checked as `kernels.pair_mixture_dominates` checks its mixtures (every objective > err, total > tol + L err),
+  a feasible LP point beyond the tolerance;
 * otherwise (-1) the caller runs the LP: an optimum within the rounding margin of tol, a region touching the
   triangle's edge only (a weakly efficient arm, where the open and the closed triangle differ), a region so thin or
   so near an edge that no weight clears the margin, or a degenerate vertex whose multipliers are not >= 0.
@@ -135,7 +137,7 @@ def _decide(U, a, tol_abs, err, V, V2, E, E2, s):
             if high <= 0.0:  # the polygon lies inside this half-plane
                 continue
             k = 3 + 3 * b + j
-            if low > 0.0:  # the polygon lies outside: its deepest vertex's two edges and this half-plane
+            if low > 0.0:  # all outside: the two edges of the vertex least outside, and this half-plane
                 labels = np.array([E[(deepest - 1) % m], E[deepest], k])
                 return 0 if _farkas_out(U, a, tol_abs, err, labels) else -1
             m = _clip(V, E, m, s, k, V2, E2)
