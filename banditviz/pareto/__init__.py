@@ -6,6 +6,7 @@ the keys of the `banditviz` package docstring. One module per topic, every publi
 * `means`: validating means arrays, rounding margins;
 * `dominance`: Pareto dominance, the Pareto front and gap (MOL-TS Def. 1-3);
 * `effective`: the effective Pareto front and gap (MOL-TS Def. 5, 6), exactly; `hulls`, their shared geometry;
+  `weight_region`, the L = 3 membership test without an LP; `simplex`, their small LPs compiled;
 * `drawing`: fronts as polylines and facets to draw;
 * `psi`: the gaps and complexities of Pareto set identification (LinPSI Sec. 2.1);
 * `hypervolume`;
