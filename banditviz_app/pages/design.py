@@ -291,14 +291,14 @@ def preview(inst: banditviz.Instance, objectives) -> None:
     if arm_picker.supports(inst):
         fig = arm_picker.pickable(fig, inst)
     fold.show(fig, key="design_preview")
-    if arm_picker.supports(inst):
-        arm_picker.show(inst, PICKER, "bv_fold_design", lambda: take_pick("select"), lambda: take_pick("remove"),
-                        take_pick_history)
 
 
 with right:
     with fold.box("design"):  # the preview alone: in presentation mode it fills the screen below its top
         preview(inst, objectives)
+    if arm_picker.supports(inst):  # outside the box, whose elements share its height (fold.css)
+        arm_picker.show(inst, PICKER, "bv_fold_design", lambda: take_pick("select"), lambda: take_pick("remove"),
+                        take_pick_history)
     buttons = st.container(horizontal=True, vertical_alignment="center")
     buttons.button("Undo", key="design_undo_button", icon=":material/undo:", on_click=history.request, args=("undo",),
                    disabled=not history.can("undo"), help="Undo the last change of the instance (Ctrl+Z on the plot)")
