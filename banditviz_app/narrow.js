@@ -1,8 +1,8 @@
 // Static figures on a narrow screen (banditviz_app/charts.py): a figure's title, panel titles and legend entries are
 // written for a laptop; on a phone they ran past the chart's edge and were cut. On charts under 600 px wide, where
 // one does, its words are put on more lines (at spaces, measured in the text's own font) and the top margin grows by
-// the title's added lines; the texts as written are kept, so a wider chart gets them back. Charts a player drives (Watch's: their layouts carry
-// their own narrow forms) are left alone. Installed once per page; it looks at the charts twice a second.
+// the title's added lines; the texts as written are kept, so a wider chart gets them back. Charts a player drives
+// (Watch's: their layouts carry their own narrow forms) are left alone. Installed once per page; it looks at the charts twice a second.
 // No '<' before a letter or '/' in this file (written \x3c): Streamlit's sanitiser drops such a script.
 (function () {
   if (window.__bvNarrow) return;
