@@ -4,8 +4,8 @@ A browser talks to the server over one websocket (``/_stcore/stream``): it sends
 script with this query string and these widget values) and receives ``ForwardMsg`` protobufs (the page's elements
 as deltas, the new query string, the script's end). `Visitor` does the same from Python, so a load test can open
 30 sessions on a 2-core machine and measure the server rather than 30 browsers. It keeps what a test needs: each
-element by its place in the page, the query string the server wrote, and when the figure (the first
-``plotly_chart``) arrived.
+element by its place in the page, the query string the server wrote, and when the figure (the ``plotly_chart``
+keyed `FIGURE_KEY`: not the instance's preview a waiting page shows first) arrived.
 
 Decision: a visitor reports no widget values but those it changes (the browser reports all of them); a widget not
 reported keeps its value in the session (every widget the Watch page's form uses is keyed or has its default), so
@@ -24,6 +24,8 @@ from urllib.parse import urlencode, urlsplit
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.sync.client import connect
+
+FIGURE_KEY = "watch_figure"  # the key of Watch's figure (banditviz_app/pages/watch.py)
 
 
 @dataclass
@@ -125,7 +127,8 @@ class Visitor:
                 page.elements[tuple(msg.metadata.delta_path)] = element
                 if page.first_at is None:
                     page.first_at = time.perf_counter() - start
-                if element.WhichOneof("type") == "plotly_chart" and page.figure is None:
+                if (element.WhichOneof("type") == "plotly_chart" and page.figure is None
+                        and element.plotly_chart.id.endswith("-" + FIGURE_KEY)):
                     page.figure_clock = time.perf_counter()
                     page.figure_at = page.figure_clock - start
                     page.figure = element.plotly_chart
