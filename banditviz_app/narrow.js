@@ -1,15 +1,14 @@
 // Static figures on a narrow screen (banditviz_app/charts.py): a figure's title, panel titles and legend entries are
-// written for a laptop; on a phone they ran past the chart's edge and were cut. On charts under 600 px wide, where
-// one does, its words are put on more lines (at spaces, measured in the text's own font) and the top margin grows by
-// the title's added lines; the texts as written are kept, so a wider chart gets them back. Charts a player drives
-// (Watch's: their layouts carry their own narrow forms) are left alone. Installed once per page; it looks at the charts twice a second.
+// written for a laptop; on a phone they ran past the chart's edge and were cut. Where one does, its words are put on
+// more lines (at spaces, measured in the text's own font) and the top margin grows by the title's added lines; the
+// texts as written are kept, so a wider chart gets them back. Charts a player drives (Watch's: their layouts carry
+// their own narrow forms) are left alone. Installed once per page; it looks at the charts twice a second.
 // No '<' before a letter or '/' in this file (written \x3c): Streamlit's sanitiser drops such a script.
 (function () {
   if (window.__bvNarrow) return;
   window.__bvNarrow = true;
   const canvas = document.createElement('canvas').getContext('2d');
   const LINE = 1.25;  // a wrapped line's height, in font sizes
-  const NARROW = 600;  // px: charts narrower than this are fitted (a phone's, a portrait tablet's)
 
   const plain = (s) => String(s).replace(/\x3c[^>]*>/g, '');
   const widthOf = (s, font) => { canvas.font = font; return canvas.measureText(plain(s)).width; };
@@ -41,10 +40,7 @@
       notes: (gd.layout.annotations || []).map((a) => a.text), names: gd.data.map((t) => t.name)};
     gd.__bvNarrow = {width, own, layout: gd.layout};
     const box = gd.getBoundingClientRect(), edge = 6;
-    // a chart as wide as a laptop's keeps its texts as written (Plotly flows a legend's entries into rows itself):
-    // measured while it was being laid out, an entry's room was a few pixels and its words went one to a line
-    const narrow = width > 0 && width < NARROW;
-    const fitted = (text, room, font) => (narrow && widthOf(text, font) > room ? wrap(text, room, font) : text);
+    const fitted = (text, room, font) => (widthOf(text, font) > room ? wrap(text, room, font) : text);
     const layout = {}, names = {};
     const title = gd.querySelector('.gtitle');
     if (own.title && title) {
