@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.steps import again, holds_in_page
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -229,21 +231,15 @@ def submit_run(page, values: dict[str, str], until: str) -> None:
     """Type ``values`` into the number fields named by its keys, leaving each (Streamlit takes a number field's value
     when it loses focus), and click Run, until the address bar holds ``until``. A late rerun that redraws the form
     can drop the typed value or the click (a fresh-clone run: seed 5 typed, the run never came): the whole step is
-    tried again, three times at most."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    for attempt in range(3):
+    done again."""
+    def act() -> None:
         for name, value in values.items():
             field = page.get_by_role("spinbutton", name=name)
             field.fill(value)
             field.press("Tab")
         page.get_by_role("button", name="Run", exact=True).click()
-        try:
-            page.wait_for_function("(t) => location.search.includes(t)", arg=until, timeout=20_000)
-            return
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
+
+    again(page, act, holds_in_page(page, "(t) => location.search.includes(t)", until), f"Run with {values}")
 
 
 @pytest.fixture()

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from banditviz import pareto
-from tests.browser.test_journeys_browser import LAPTOP, link_means, open_at, query, settle, sidebar
+from tests.browser.steps import again, holds_in_page, settle
+from tests.browser.test_journeys_browser import LAPTOP, link_means, open_at, query, sidebar
 
 pytestmark = pytest.mark.browser
 
@@ -124,22 +124,6 @@ def wait_grid_row(page, i: int, values: list[float]) -> None:
                            timeout=30_000)
 
 
-def until(page, act, condition: str, arg=None) -> None:
-    """Do ``act`` (a click, a key) until ``condition`` holds in the page: once more if it does not within 15 s and
-    still does not once the page is idle (an input given while a rerun redraws the page may not reach it: seen in
-    fresh clones under load; a person presses again)."""
-    for attempt in range(2):
-        act()
-        try:
-            page.wait_for_function(condition, arg=arg, timeout=15_000)
-            return
-        except PlaywrightTimeout:
-            settle(page)
-            if page.evaluate(condition, arg) or attempt == 1:
-                page.wait_for_function(condition, arg=arg, timeout=1_000)
-                return
-
-
 def test_drag_an_arm_the_fronts_and_gaps_follow_in_the_page_then_the_table_and_link(new_context, server, screenshot):
     context = new_context(*LAPTOP)
     page = context.new_page()
@@ -173,11 +157,12 @@ def test_drag_an_arm_the_fronts_and_gaps_follow_in_the_page_then_the_table_and_l
     wait_grid_row(page, 2, moved[2].tolist())  # the arm table follows
     check_against_pareto(drawn(page))  # drawn again from the server's instance
     screenshot(page, "design_canvas_dropped")
-    until(page, page.get_by_role("button", name="Undo").click,
-          "() => new URLSearchParams(location.search).get('preset') === 'default'")
+    again(page, page.get_by_role("button", name="Undo").click,
+          holds_in_page(page, "() => new URLSearchParams(location.search).get('preset') === 'default'"), "Undo")
     page.wait_for_function("(c) => [...document.querySelectorAll('.bv-canvas .bv-arm')].map((g) => g.dataset.class)"
                            ".join() === c.join()", arg=before["classes"], timeout=30_000)  # drawn as before
-    until(page, page.get_by_role("button", name="Redo").click, "() => new URLSearchParams(location.search).has('inst')")
+    again(page, page.get_by_role("button", name="Redo").click,
+          holds_in_page(page, "() => new URLSearchParams(location.search).has('inst')"), "Redo")
     assert link_means(page)[2] == moved[2].tolist()
 
 
@@ -211,6 +196,6 @@ def test_click_adds_an_arm_delete_removes_it_arrows_move_it_ctrl_z_undoes(new_co
         page.locator(".bv-canvas svg").focus()
         page.keyboard.press("Control+z")
 
-    until(page, undo, f"() => document.querySelectorAll('{ARM}').length === 11")
+    again(page, undo, holds_in_page(page, f"() => document.querySelectorAll('{ARM}').length === 11"), "Ctrl+Z")
     wait_arms(page, 11)
     screenshot(page, "design_canvas_undone")

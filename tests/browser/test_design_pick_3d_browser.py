@@ -14,7 +14,8 @@ import json
 
 import pytest
 
-from tests.browser.test_journeys_browser import LAPTOP, open_at, query, settle
+from tests.browser.steps import settle
+from tests.browser.test_journeys_browser import LAPTOP, open_at, query
 
 pytestmark = pytest.mark.browser
 

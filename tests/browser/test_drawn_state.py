@@ -22,7 +22,8 @@ from banditviz import figures
 from banditviz.figures.objective_space import CUT_LABEL
 from banditviz_app import runs, state
 from tests.browser import drawn
-from tests.browser.test_journeys_browser import pick, settle
+from tests.browser.steps import settle
+from tests.browser.test_journeys_browser import pick
 
 pytestmark = pytest.mark.browser
 

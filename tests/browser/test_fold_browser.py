@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_journeys_browser import FIGURE, FULL_HD, LAPTOP, open_at, settle
+from tests.browser.steps import settle
+from tests.browser.test_journeys_browser import FIGURE, FULL_HD, LAPTOP, open_at
 
 pytestmark = pytest.mark.browser
 

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import banditviz
+from tests.browser.steps import again, poll, settle
 
 pytestmark = pytest.mark.browser
 
@@ -19,14 +20,6 @@ FULL_HD, LAPTOP = (1920, 1080), (1366, 768)
 FIGURE = ".js-plotly-plot"
 PREVIEW = ".bv-canvas .bv-arm, .js-plotly-plot"  # Design's preview: the arms canvas (2-D fixed means), else Plotly
 SMALL = "T=300&seed=0"
-
-
-def settle(page, timeout: float = 90_000) -> None:
-    """Wait until the app's navigation (the sidebar's, or the bar of presentation mode) is drawn and no script run is
-    in progress."""
-    page.wait_for_function("() => document.querySelectorAll('.st-key-bv_nav a, .st-key-bv_present_bar a').length === 5",
-                           timeout=timeout)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
 
 
 def open_at(new_context, server: str, path: str, size=FULL_HD):
@@ -184,12 +177,8 @@ def link_means(page) -> list[list[float]]:
 
 def wait_means(page, row: int, column: int, value: float) -> None:
     """Wait until the link holds ``value`` at means[row][column] (the app rewrites it after each edit)."""
-    for _ in range(100):
-        means = link_means(page)
-        if means and means[row][column] == value:
-            return
-        page.wait_for_timeout(300)
-    raise AssertionError(f"means[{row}][{column}] != {value} in the link: {link_means(page)}")
+    if not poll(page, lambda: (link_means(page) or [[None] * (column + 1)] * (row + 1))[row][column] == value, 30_000):
+        raise AssertionError(f"means[{row}][{column}] != {value} in the link: {link_means(page)}")
 
 
 def test_design_edits_are_kept_across_pages(new_context, server, screenshot, tmp_path):
@@ -213,33 +202,22 @@ def test_design_edits_are_kept_across_pages(new_context, server, screenshot, tmp
     assert (means[0][0], means[1][1], means[2][0]) == (0.97, 0.51, 0.61)  # every edit kept
     assert "custom (from default)" in page.locator("h3").first.inner_text()
     settle(page)  # the link is written during the edit's run: the button may still be drawn anew
-    for attempt in range(3):  # a click while a rerun redraws the button starts no download: click again, as a person
-        try:
-            with page.expect_download(timeout=15_000) as download:
-                page.get_by_role("button", name="Export JSON").click()
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
-            settle(page)
-    exported = json.loads(open(download.value.path()).read())
+    downloads = []
+    page.on("download", lambda download: downloads.append(download))
+    button = page.get_by_role("button", name="Export JSON")  # disabled while a click's file is being made
+    again(page, lambda: button.click(timeout=120_000), lambda: downloads, "Export JSON's download")
+    exported = json.loads(open(downloads[0].path()).read())
     assert exported["name"] == "custom (from default)" and exported["means"][2][0] == 0.61
     screenshot(page, "journey_design_third_edit")
 
 
 def choose_file(page, path, said: str) -> None:
     """Choose ``path`` in the page's file field until an error saying ``said`` shows, as a person chooses a file
-    again when nothing happened (three times at most): under load a chosen file once showed no message within 60 s
-    (1 of 4 fresh-clone runs, and once in a loaded run of the browser tests; not reproduced alone, cause not found)."""
-    for attempt in range(3):
-        page.locator("input[type='file']").set_input_files(str(path))
-        try:
-            wait_text(page, said, "[data-testid='stAlertContentError']", timeout=25_000)
-            return
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
-            settle(page)
+    again when nothing happened: under load a chosen file once showed no message within 60 s (1 of 4 fresh-clone
+    runs, and once in a loaded run of the browser tests; not reproduced alone, cause not found)."""
+    said_it = page.locator("[data-testid='stAlertContentError']").filter(has_text=said)
+    again(page, lambda: page.locator("input[type='file']").set_input_files(str(path)), said_it.count,
+          f"the message {said!r} after choosing {path.name}", within_ms=25_000)
 
 
 def test_a_rejected_upload_shows_its_own_message(new_context, server, screenshot, tmp_path):

@@ -9,7 +9,8 @@ import contextlib
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.test_journeys_browser import LAPTOP, open_at, run_comparison, settle
+from tests.browser.steps import settle
+from tests.browser.test_journeys_browser import LAPTOP, open_at, run_comparison
 from tests.browser.test_watch_player import CUT, assert_legible_charts, contrast, rgb
 
 pytestmark = pytest.mark.browser

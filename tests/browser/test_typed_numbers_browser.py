@@ -14,7 +14,8 @@ import json
 import pytest
 
 import banditviz
-from tests.browser.test_journeys_browser import FIGURE, LAPTOP, PREVIEW, SMALL, open_at, query, settle
+from tests.browser.steps import again, settle
+from tests.browser.test_journeys_browser import FIGURE, LAPTOP, PREVIEW, SMALL, open_at, query
 
 pytestmark = pytest.mark.browser
 
@@ -51,30 +52,28 @@ def type_into_field(page, label: str, text: str) -> None:
 
 def typed_until(page, label: str, text: str, done) -> None:
     """`type_into_field` until ``done()``: a change of the instance makes the page run twice and draws the field
-    anew, and keys typed into the field being replaced are lost (seen at a load of 8-10): the whole step is tried
-    again, three times at most, as `submit_run` does for the Watch form."""
-    for attempt in range(3):
-        type_into_field(page, label, text)
-        for _ in range(60):
-            if done():
-                return
-            page.wait_for_timeout(250)
-        if attempt == 2:
-            raise AssertionError(f"{label} after typing {text}: never done")
-        settle(page)
+    anew, and keys typed into the field being replaced are lost (seen at a load of 8-10): the step is done again."""
+    again(page, lambda: type_into_field(page, label, text), done, f"{label} after typing {text}", within_ms=15_000)
 
 
 def link_instance(page) -> dict:
     return json.loads(query(page).get("inst", "{}"))
 
 
-def wait_for(page, read, want, what: str, timeout_ms: int = 30_000) -> None:
-    """Poll ``read()`` until it equals ``want`` (a rerun writes the link after the page's run)."""
-    for _ in range(timeout_ms // 250):
-        if read() == want:
-            return
-        page.wait_for_timeout(250)
-    raise AssertionError(f"{what}: {read()!r}, wanted {want!r}")
+def typed_and_pressed(page, label: str, text: str, button: str, done) -> None:
+    """Type ``text`` into the field ``label``, then press ``button``, until ``done()``: a press while a rerun redraws
+    the form can be lost (the whole step is done again)."""
+    def act() -> None:
+        type_into_field(page, label, text)
+        settle(page)
+        page.get_by_role("button", name=button, exact=True).click()
+
+    again(page, act, done, f"{button} after typing {text} into {label}")
+
+
+def said(page, field: str):
+    """A ``done`` for `typed_and_pressed`: the page shows an error naming ``field``."""
+    return page.locator(ERROR).filter(has_text=field).count
 
 
 def refused(page, field: str) -> str:
@@ -88,15 +87,11 @@ def test_design_table_keeps_typed_numbers(new_context, server, screenshot):
     page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
     page.wait_for_selector(PREVIEW)
     for row, text in enumerate(TYPED):  # the first cell on a fresh page: where the keys used to be lost
-        for attempt in range(3):  # a late rerun may redraw the grid and close the editor: type the cell again
-            type_into_cell(page, row, 1, text)
-            try:
-                wait_for(page, lambda r=row: (link_instance(page).get("means") or [[None]] * 4)[r][0], float(text),
-                         f"means[{row}][0] after typing {text}", timeout_ms=15_000)
-                break
-            except AssertionError:
-                if attempt == 2 or row == 0:  # the first cell must take its keys at once: that was the bug
-                    raise
+        # a late rerun may redraw the grid and close the editor: type the cell again, but not the first cell on a
+        # fresh page, which must take its keys at once (that was the bug)
+        again(page, lambda r=row, t=text: type_into_cell(page, r, 1, t),
+              lambda r=row, t=text: (link_instance(page).get("means") or [[None]] * 4)[r][0] == float(t),
+              f"means[{row}][0] after typing {text}", tries=1 if row == 0 else 3, within_ms=15_000)
     screenshot(page, "typed_design_table")
     means = link_instance(page)["means"]
     assert [m[0] for m in means[:4]] == [0.1, 0.001, -0.25, 3.0] and means[4][0] == 0.15  # the others unchanged
@@ -118,15 +113,12 @@ def test_design_noise_and_generator_fields_keep_typed_numbers_or_say_why_not(new
     page.get_by_role("tab", name="Generate").click()
     for label, name, whole in (("noise sigma", "sigma", False), ("arms K", "K", True)):
         for text in TYPED:
-            type_into_field(page, label, text)
-            settle(page)
-            before = query(page).get("gp")
-            page.get_by_role("button", name="Generate").click()
-            value = float(text)
+            before, value = query(page).get("gp"), float(text)
+            made = lambda n=name: json.loads(query(page).get("gp", "{}")).get(n)  # noqa: E731
             if value > 0 and (not whole or value.is_integer()):
-                wait_for(page, lambda n=name: json.loads(query(page).get("gp", "{}")).get(n), value,
-                         f"{name} after typing {text}")
+                typed_and_pressed(page, label, text, "Generate", lambda v=value, m=made: m() == v)
             else:
+                typed_and_pressed(page, label, text, "Generate", said(page, f"{name}:"))
                 assert f"{name}:" in refused(page, f"{name}:")
                 assert query(page).get("gp") == before  # the instance is kept
             settle(page)
@@ -138,37 +130,35 @@ def test_watch_and_compare_fields_keep_typed_numbers_or_say_why_not(new_context,
     page.wait_for_selector(FIGURE)
     page.get_by_text("Algorithm, parameters, horizon and seed").click()
     default = banditviz.get_algorithm("mo_epsilon_greedy").defaults()["epsilon"]  # the link leaves a default out
+    epsilon = lambda: json.loads(query(page).get("p", "{}")).get("epsilon", default)  # noqa: E731
     for text in TYPED:  # epsilon: a probability in [0, 1]
-        type_into_field(page, "epsilon", text)
         before = query(page).get("p")
-        page.get_by_role("button", name="Run", exact=True).click()
         if 0 <= float(text) <= 1:
-            wait_for(page, lambda: json.loads(query(page).get("p", "{}")).get("epsilon", default), float(text),
-                     f"epsilon after typing {text}")
+            typed_and_pressed(page, "epsilon", text, "Run", lambda t=float(text): epsilon() == t)
         else:
+            typed_and_pressed(page, "epsilon", text, "Run", said(page, "'epsilon'"))
             assert "epsilon" in refused(page, "'epsilon'") and query(page).get("p") == before
         settle(page)
     type_into_field(page, "epsilon", "0.5")  # valid again: the form sends every field with the horizon
     for text in TYPED:  # the horizon: a whole number from 1
-        type_into_field(page, "Horizon T (rounds)", text)
         before = query(page)["T"]
-        page.get_by_role("button", name="Run", exact=True).click()
         if text == "3":
-            wait_for(page, lambda: query(page)["T"], "3", "T after typing 3")
+            typed_and_pressed(page, "Horizon T (rounds)", text, "Run", lambda: query(page)["T"] == "3")
         else:
+            typed_and_pressed(page, "Horizon T (rounds)", text, "Run", said(page, "horizon:"))
             assert "horizon" in refused(page, "horizon:") and query(page)["T"] == before
         settle(page)
     screenshot(page, "typed_watch_form")
     page.goto(f"{server}/compare?preset=default&alg=pareto_ucb1&T=200&seed=0")
     settle(page)
+    summary = page.locator(FIGURE).first
     for text in TYPED:  # seeds: a whole number from 1
-        type_into_field(page, "Seeds (runs per algorithm)", text)
-        page.get_by_role("button", name="Run the comparison").click()
         if text == "3":
-            page.locator(FIGURE).first.wait_for(timeout=90_000)
+            typed_and_pressed(page, "Seeds (runs per algorithm)", text, "Run the comparison", summary.is_visible)
             names = page.evaluate("() => document.querySelector('.js-plotly-plot').data.map(t => t.name)")
             assert any("(mean of 3 seeds)" in n for n in names), names
         else:
+            typed_and_pressed(page, "Seeds (runs per algorithm)", text, "Run the comparison", said(page, "seeds:"))
             assert "seeds" in refused(page, "seeds:")
         settle(page)
     screenshot(page, "typed_compare_form")

@@ -1,0 +1,48 @@
+"""How the browser tests wait and act as a person does on a page that reruns: wait until the page is idle, poll for
+the state a step needs, and do a step again when nothing happened. An input given while a rerun redraws the page
+can be lost (a click, keys, a chosen file: seen in fresh-clone runs under load); a person then does it again, once
+the page is idle. No fixed sleep decides a test: every wait ends as soon as its state holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+POLL_MS = 250
+
+
+def settle(page, timeout: float = 90_000) -> None:
+    """Wait until the app's navigation (the sidebar's, or the bar of presentation mode) is drawn and no script run is
+    in progress."""
+    page.wait_for_function("() => document.querySelectorAll('.st-key-bv_nav a, .st-key-bv_present_bar a').length === 5",
+                           timeout=timeout)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+
+
+def poll(page, holds: Callable[[], object], within_ms: int) -> bool:
+    """Whether ``holds()`` became true within ``within_ms``, asked every 250 ms (events such as downloads are
+    delivered while the page waits)."""
+    for _ in range(max(1, within_ms // POLL_MS)):
+        if holds():
+            return True
+        page.wait_for_timeout(POLL_MS)
+    return bool(holds())
+
+
+def again(page, act: Callable[[], object], holds: Callable[[], object], what: str, tries: int = 3,
+          within_ms: int = 20_000) -> None:
+    """Do ``act`` until ``holds()``: when it does not hold within ``within_ms``, wait until the page is idle, look
+    once more (a slow run may have done it), and only then act again; ``tries`` times at most, then fail naming
+    ``what``. ``act`` is done once more only when its effect is absent, so an act that toggles (Undo) is safe."""
+    for _ in range(tries):
+        act()
+        if poll(page, holds, within_ms):
+            return
+        settle(page)
+        if holds():
+            return
+    raise AssertionError(f"{what}: not done after {tries} tries")
+
+
+def holds_in_page(page, condition: str, arg=None) -> Callable[[], bool]:
+    """A ``holds`` for `again`: the JavaScript ``condition`` (a function of ``arg``) is true in the page."""
+    return lambda: bool(page.evaluate(condition, arg))
