@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.steps import settle
+from tests.browser.steps import poll, settle
 from tests.browser.test_journeys_browser import FIGURE, FULL_HD, LAPTOP, open_at
 
 pytestmark = pytest.mark.browser
@@ -27,11 +27,14 @@ def on_screen(page, figures: int = 1) -> list[list[float]]:
     each is wholly inside the viewport and fills at least 55% of the height below its top."""
     page.wait_for_function(f"() => ({BOXES})().length >= {figures}", timeout=60_000)
     settle(page)
-    page.wait_for_timeout(500)  # the stretched chart takes its container's height on its next frame
     height = page.viewport_size["height"]
-    boxes = page.evaluate(BOXES)[:figures]
-    for top, bottom, tall in boxes:
-        assert 0 <= top and bottom <= height and tall >= 0.55 * (height - top), (boxes, height)
+
+    def fits(boxes) -> bool:
+        return all(0 <= top and bottom <= height and tall >= 0.55 * (height - top) for top, bottom, tall in boxes)
+
+    poll(page, lambda: fits(page.evaluate(BOXES)[:figures]), 15_000)  # a stretched chart takes its container's
+    boxes = page.evaluate(BOXES)[:figures]  # height on one of its next frames
+    assert fits(boxes), (boxes, height)
     return boxes
 
 
@@ -53,11 +56,15 @@ def test_design_preview_fits_the_screen_in_presentation_mode(new_context, server
     """The arms canvas (2-D fixed means: its plot and legend) and the Plotly preview (3-D)."""
     page = open_at(new_context, server, "design?preset=default&present=1", size)
     page.wait_for_selector(".bv-canvas .bv-arm")
-    page.wait_for_timeout(500)
-    top, bottom = page.evaluate("() => { const r = document.querySelector('.bv-canvas svg').getBoundingClientRect();"
-                                " return [r.top, document.querySelector('.bv-canvas-legend')"
-                                ".getBoundingClientRect().bottom]; }")
-    assert top < 0.35 * size[1] and bottom <= size[1] and bottom - top >= 0.55 * (size[1] - top), (top, bottom)
+    span = ("() => { const r = document.querySelector('.bv-canvas svg').getBoundingClientRect();"
+            " return [r.top, document.querySelector('.bv-canvas-legend').getBoundingClientRect().bottom]; }")
+
+    def fits(top: float, bottom: float) -> bool:
+        return top < 0.35 * size[1] and bottom <= size[1] and bottom - top >= 0.55 * (size[1] - top)
+
+    poll(page, lambda: fits(*page.evaluate(span)), 15_000)  # the canvas takes its size on one of its next frames
+    top, bottom = page.evaluate(span)
+    assert fits(top, bottom), (top, bottom)
     screenshot(page, f"fold_design_{size[0]}")
     page = open_at(new_context, server, "design?preset=default_3d&present=1", size)
     page.wait_for_selector(FIGURE)
