@@ -33,13 +33,15 @@
   function fit(gd) {
     const fl = gd._fullLayout;
     if (!fl || !gd.layout || gd.closest('.bv-fit') || !window.Plotly) return;  // a player's chart: its own layouts
-    const width = Math.round(fl.width), seen = gd.__bvNarrow;
+    const width = Math.round(fl.width), seen = gd.__bvNarrow, box = gd.getBoundingClientRect(), edge = 6;
+    // laid out wider than its box: caught between its container's resize and its own (its texts stand where the wider
+    // layout put them, and an entry at a row's end would get one word a line): the next look fits it
+    if (fl.width > box.width + 1) return;
     if (seen && seen.layout === gd.layout && seen.width === width) return;
     const own = seen && seen.layout === gd.layout ? seen.own : {  // a new figure: its texts as written
       title: gd.layout.title && gd.layout.title.text, top: (gd.layout.margin && gd.layout.margin.t) || fl.margin.t,
       notes: (gd.layout.annotations || []).map((a) => a.text), names: gd.data.map((t) => t.name)};
     gd.__bvNarrow = {width, own, layout: gd.layout};
-    const box = gd.getBoundingClientRect(), edge = 6;
     const fitted = (text, room, font) => (widthOf(text, font) > room ? wrap(text, room, font) : text);
     const layout = {}, names = {};
     const title = gd.querySelector('.gtitle');
