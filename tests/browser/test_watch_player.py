@@ -570,6 +570,7 @@ FITTED = r"""() => {
   if (document.querySelector('[data-testid="stStatusWidget"]')) return false;  // a rerun may replace the chart
   const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), L = gd && gd.layout.meta.bv.layouts;
   if (!L) return false;  // every Watch figure carries its layouts: without them, a chart being replaced
+  if (Math.abs(gd.getBoundingClientRect().width - gd._fullLayout.width) > 1) return false;  // not yet resized
   const k = Math.max(0, L.heights.filter((x) => x <= gd._fullLayout.height).length - 1);
   const width = gd._fullLayout.width;
   const want = (width < L.portrait_below ? L.portrait : width < L.narrow_below ? L.narrow : L.wide)[k];
