@@ -7,11 +7,9 @@ floating-point expressions in the same order and the same draws from the same st
 
 * the contexts and their means from the run's context stream, through the very compiled functions the engine calls
   (`banditviz._contexts`: numpy's draws and sums), one K x d block a round;
-* MOL-TS's M L d standard normals from the run's own `Generator` (numba's sampler is numpy's), its Cholesky factor,
-  samples and optimistic scores through the learner's own kernels (`molts.sampling`), and its uniform arm of the
-  effective front through `molts.front.draw_effective` (the learner's certificates, the rare LP in object mode);
-  for L = 2 the learner's whole effective front (`pareto.effective_pareto_mask`, in object mode: not the paper's
-  setting);
+* MOL-TS's round through the fixed-feature loop's (`_linear_loop.mol_ts_arm`: its M L d standard normals from the
+  run's own `Generator`, its samples and optimistic scores by the learner's own kernels, its uniform arm of the
+  effective front by `molts.front.draw_effective`, the rare LP in object mode) on this round's contexts;
 * MOL-UCB's and epsilon-greedy's rule through the fixed-feature loop's (`_linear_loop.select_rule`) on this round's
   predictions and widths;
 * the rewards from each arm's Gaussian stream (the n-th pull of an arm gets its n-th L normals, as
@@ -34,38 +32,18 @@ import numpy as np
 
 from .. import _noise, pareto
 from .._contexts import CONTEXTS, draw_contexts, linear_predictions
-from ..pareto.kernels import nondominated
-from ._kernels import listed, pick
-from ._linear_loop import MOL_EPS_GREEDY_RULE, MOL_UCB_RULE, LinearLoop, kernel_options, mol_radius, select_rule
+from ._linear_loop import (
+    MOL_EPS_GREEDY_RULE,
+    MOL_TS_RULE,
+    MOL_UCB_RULE,
+    LinearLoop,
+    kernel_options,
+    mol_ts_arm,
+    mol_ts_scratch,
+    select_rule,
+)
 from .base import Algorithm, Played
 from .estimators import quadratic_forms, ridge_update
-from .molts.front import draw_effective
-from .molts.sampling import cholesky_lower, optimistic_scores, sample_thetas
-
-MOL_TS_RULE = -1  # the kernel's rule for MOL-TS (the others are `_linear_loop`'s)
-
-
-@numba.njit(cache=True)
-def _mol_ts_arm(t, ip, fp, M, rng, X, V_inv, theta, bank, S, thetas, mu, winner, idx):
-    """MOL-TS's arm of round t (`learners.MOLTS.select`)."""
-    K, L = mu.shape
-    d = X.shape[1]
-    radius = mol_radius(t, ip, fp)
-    z = rng.standard_normal(L * M * d).reshape((L, M, d))
-    if not cholesky_lower(V_inv, S):
-        raise RuntimeError("MOL-TS: V^{-1} is not positive definite")
-    sample_thetas(theta, S, z, radius, thetas)
-    optimistic_scores(X, thetas, mu, winner)
-    if L >= 3:
-        arm = draw_effective(mu, rng, bank)
-        if arm < 0:
-            raise RuntimeError("effective front: no effective arm found, which MOL-TS Lemma 6 rules out")
-        return arm
-    if L == 1:
-        return pick(rng, idx, listed(nondominated(mu), K, idx))
-    with numba.objmode(mask="bool_[:]"):
-        mask = pareto.effective_pareto_mask(mu)
-    return pick(rng, idx, listed(mask, K, idx))
 
 
 @numba.njit(cache=True)
@@ -79,13 +57,12 @@ def _gaps(means, arm, W):
 
 
 @numba.njit(cache=True, nogil=True)  # sweeps on threads run kernels side by side
-def _kernel(code, M, ip, fp, coefs, rng, crng, ckind, theta_true, sigma, streams, V_inv, theta, Z, bank, W, arms,
-            rewards, metrics):
+def _kernel(code, ip, fp, coefs, rng, crng, ckind, theta_true, sigma, streams, V_inv, theta, Z, ts, W, arms, rewards,
+            metrics):
     """Play every round: arms, rewards and the metrics (Pareto gap, effective gap, the L means) of each pull."""
     K, L, d = streams.shape[0], theta_true.shape[1], theta_true.shape[0]
     X, means, r = np.empty((K, d)), np.empty((K, L)), np.empty(L)
     none, pred0, q0, work = np.zeros((0, d)), np.zeros((0, L)), np.zeros(0), np.empty((2, max(d, L)))
-    S, thetas, mu, winner = np.zeros((d, d)), np.empty((L, M, d)), np.empty((K, L)), np.empty((K, L), np.int64)
     pred, q, idx, order = np.empty((K, L)), np.empty(K), np.empty(K, np.int64), np.arange(K)
     counts, sums, fst, w = np.zeros(K, np.int64), np.zeros((K, L)), np.zeros(1), np.empty(K)
     est, lower, upper, vec = np.empty((K, L)), np.empty((L, K)), np.empty((L, K)), np.empty((K, L))
@@ -94,7 +71,7 @@ def _kernel(code, M, ip, fp, coefs, rng, crng, ckind, theta_true, sigma, streams
         draw_contexts(crng, ckind, X)
         linear_predictions(X, theta_true, means)
         if code == MOL_TS_RULE:
-            arm = _mol_ts_arm(t, ip, fp, M, rng, X, V_inv, theta, bank, S, thetas, mu, winner, idx)
+            arm = mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx)
         else:
             linear_predictions(X, theta, pred)
             quadratic_forms(X, V_inv, q)
@@ -115,13 +92,12 @@ def _kernel(code, M, ip, fp, coefs, rng, crng, ckind, theta_true, sigma, streams
 
 class MOLLoop(LinearLoop):
     """The `Loop` of a MOL learner (``code``: `MOL_TS_RULE`, `MOL_UCB_RULE` or `MOL_EPS_GREEDY_RULE`): contextual
-    runs without snapshots here, fixed features in `LinearLoop` (MOL-UCB and epsilon-greedy only); epsilon-greedy
-    exploiting the Pareto front only."""
+    runs without snapshots here, fixed features in `LinearLoop`; epsilon-greedy exploiting the Pareto front only."""
 
     def supports(self, kind: str, params: dict[str, Any], snapshots: int) -> bool:
         if kind == "contextual":
             return snapshots == 0 and params.get("exploit_set", "pareto") == "pareto"
-        return self.code != MOL_TS_RULE and super().supports(kind, params, snapshots)
+        return super().supports(kind, params, snapshots)
 
     def play(self, alg: Algorithm, rewards: Any, horizon: int, snap_at: np.ndarray) -> Played:
         if alg.problem.kind != "contextual":
@@ -131,14 +107,12 @@ class MOLLoop(LinearLoop):
         env = rewards.env
         inst = env.instance
         K, L, d = inst.K, inst.L, inst.d
-        ip, fp, coefs = kernel_options(alg, MOL_UCB_RULE if self.code == MOL_TS_RULE else self.code, K, d, L)
-        ts = self.code == MOL_TS_RULE
-        bank = alg.sampler.bank if ts and L >= 3 else np.ones((1, L))
+        ip, fp, coefs = kernel_options(alg, self.code, K, d, L)
         arms, got, metrics = np.empty(horizon, np.int64), np.empty((horizon, L)), np.empty((horizon, 2 + L))
         V_inv, theta, Z = np.eye(d) / alg.params.get("lam", 1.0), np.zeros((d, L)), np.zeros((d, L))  # `SharedRidge`
-        _kernel(self.code, alg.M if ts else 1, ip, fp, coefs, alg.rng, env.context_rng, CONTEXTS.index(inst.context),
-                np.ascontiguousarray(inst.theta, dtype=float), inst.sigma, env.normal_streams, V_inv, theta, Z, bank,
-                pareto.gap_weights(L), arms, got, metrics)
+        _kernel(self.code, ip, fp, coefs, alg.rng, env.context_rng, CONTEXTS.index(inst.context),
+                np.ascontiguousarray(inst.theta, dtype=float), inst.sigma, env.normal_streams, V_inv, theta, Z,
+                mol_ts_scratch(alg, self.code, K, d, L), pareto.gap_weights(L), arms, got, metrics)
         names = ["pareto_regret", "effective_regret", *(f"reward_{j + 1}" for j in range(L))]
         return Played(arms, got, metrics={name: metrics[:, i].copy() for i, name in enumerate(names)})
 

@@ -1,9 +1,10 @@
 """Compiled (numba) round loop of the linear regret learners on fixed arm features: their `Loop`.
 
 `LinearLoop.play` runs the lexicographic learners STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexmoslb`)
-and MOL-UCB and MOL-epsilon-greedy exploiting the Pareto front (`banditviz.algorithms.molts`) on instances whose
-arm features never change (kind "means", or "linear" without context noise), with or without snapshots. It
-computes what the Python classes compute, with the same floating-point expressions in the same order:
+on instances whose arm features never change (kind "means", or "linear" without context noise), and MOL-TS,
+MOL-TS (M = 1), MOL-UCB and MOL-epsilon-greedy exploiting the Pareto front (`banditviz.algorithms.molts`) on "linear"
+ones, with or without snapshots. It computes what the Python classes compute, with the same floating-point
+expressions in the same order:
 
 * the ridge estimate through the same compiled Sherman-Morrison step (`estimators.ridge_update`, which keeps the
   fixed features' predictions and squared widths), from a `SharedRidge` built as the class builds it;
@@ -11,6 +12,10 @@ computes what the Python classes compute, with the same floating-point expressio
   `pf_lex_beta`, `oful_alpha`, `c1_formula`);
 * the filters (tied argmax, LOAF, chain filter) and the Pareto front (`banditviz.pareto.kernels`) on the same
   values;
+* MOL-TS's round (`mol_ts_arm`, shared with the compiled loop of contextual runs): its M L d standard normals from
+  the run's `Generator` (numba's sampler is numpy's), its Cholesky factor, samples and optimistic scores through the
+  learner's own kernels (`molts.sampling`) and its uniform arm of the effective front through
+  `molts.front.draw_effective` (for L = 2, the learner's whole effective front in object mode);
 * the rewards from the engine's per-arm streams (`banditviz.rewards.RewardBuffer`) and the policy's draws from the run's
   own `Generator`, in the engine's call order (``integers(n)`` for n >= 2 only: numpy draws nothing for n = 1).
 
@@ -33,22 +38,25 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..pareto.kernels import nondominated_in, sort_by_sum
+from .. import pareto
+from ..pareto.kernels import nondominated, nondominated_in, sort_by_sum
 from ._kernels import PENDING, ROUND, listed, pick, take
 from .base import Algorithm, Played
 from .estimators import RunningMeans, SharedRidge, ridge_update
 from .lexmoslb.core import TIE_RTOL, branch_name, gamma_radius, oful_alpha, pf_lex_beta, ste2lo_epsilon
 from .molts.core import c1_formula
+from .molts.front import draw_effective
+from .molts.sampling import cholesky_lower, optimistic_scores, sample_thetas
 
-# the kernel's rules, one per learner
-STE2LO_RULE, PF_LEX_RULE, MTE2LO_RULE, OFUL_RULE, MOL_UCB_RULE, MOL_EPS_GREEDY_RULE = range(6)
+# the kernel's rules, one per learner (MOL-TS's is `mol_ts_arm`, the others' `select_rule`)
+STE2LO_RULE, PF_LEX_RULE, MTE2LO_RULE, OFUL_RULE, MOL_UCB_RULE, MOL_EPS_GREEDY_RULE, MOL_TS_RULE = range(7)
 KINDS = ("means", "linear")
 _LOGDET, _BRANCH = range(2)  # float state slots: OFUL's log det V; the branch of the round being played (`_select`)
 # integer options
 _CODE, _K, _LEST, _D, _EXPLORE, _POOL, _WMODE, _CMODE = range(8)
 # float options
 _SCALE, _CONSTANT, _DELTA, _R, _EPS, _ROOT, _SNORM, _ALPHA, _C, _LAM = range(10)
-MOL_RULES = (MOL_UCB_RULE, MOL_EPS_GREEDY_RULE)
+MOL_RULES = (MOL_UCB_RULE, MOL_EPS_GREEDY_RULE, MOL_TS_RULE)
 MAX_STAGES = 64  # MTE2LO's stage cap (`lexicographic.MAX_STAGES`)
 JIT = {"cache": True, "error_model": "numpy"}  # no zero-division check per division: every divisor here is >= 1
 
@@ -157,6 +165,40 @@ def mol_radius(t, ip, fp):
 
 
 @numba.njit(**JIT)
+def mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx):
+    """MOL-TS's arm of round t on the contexts X (`molts.learners.MOLTS.select`); ``ts`` (`mol_ts_scratch`): its
+    weight bank of the effective front, and room for its Cholesky factor, samples, scores and winning samples."""
+    bank, S, thetas, mu, winner = ts
+    L, M, d = thetas.shape
+    radius = mol_radius(t, ip, fp)
+    z = rng.standard_normal(L * M * d).reshape((L, M, d))
+    if not cholesky_lower(V_inv, S):
+        raise RuntimeError("MOL-TS: V^{-1} is not positive definite")
+    sample_thetas(theta, S, z, radius, thetas)
+    optimistic_scores(X, thetas, mu, winner)
+    if L >= 3:
+        arm = draw_effective(mu, rng, bank)
+        if arm < 0:
+            raise RuntimeError("effective front: no effective arm found, which MOL-TS Lemma 6 rules out")
+        return arm
+    K = X.shape[0]
+    if L == 1:
+        return pick(rng, idx, listed(nondominated(mu), K, idx))
+    with numba.objmode(mask="bool_[:]"):
+        mask = pareto.effective_pareto_mask(mu)
+    return pick(rng, idx, listed(mask, K, idx))
+
+
+def mol_ts_scratch(alg: Algorithm, code: int, K: int, d: int, L: int) -> tuple:
+    """`mol_ts_arm`'s ``ts`` for ``alg`` (reset) of rule ``code``: MOL-TS's, with its M and weight bank; placeholders
+    of the same types for the other learners (one compiled kernel serves them all)."""
+    ts = code == MOL_TS_RULE
+    M = alg.M if ts else 1
+    bank = alg.sampler.bank if ts and L >= 3 else np.ones((1, L))
+    return (bank, np.zeros((d, d)), np.empty((L, M, d)), np.empty((K, L)), np.empty((K, L), dtype=np.int64))
+
+
+@numba.njit(**JIT)
 def select_rule(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide, comp, vec, idx,
             order):
     """The arm of round ``t`` (the ``select`` methods of the lexicographic and MOL classes); a lexicographic learner's
@@ -224,7 +266,7 @@ def select_rule(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lo
 
 @numba.njit(**JIT, nogil=True)  # sweeps on threads run kernels side by side
 def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts, sums, sumsq, means, fst, tally, first,
-            w, est, lower, upper, cand, wide, comp, vec, idx, order, buf, pos, avail, arms, rewards, st):
+            w, est, lower, upper, cand, wide, comp, vec, idx, order, ts, buf, pos, avail, arms, rewards, st):
     """Play rounds st[ROUND] .. stop - 1; return 1 when the chosen arm's buffer is empty (refill it, call again).
 
     ``tally[b]`` counts the rounds of branch b (`_select`), ``first[b]`` is the first of them (0: none yet)."""
@@ -232,9 +274,11 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
     while st[ROUND] < stop:
         t = st[ROUND]
         arm = st[PENDING]
-        if arm < 0:
+        if arm < 0 and code == MOL_TS_RULE:
+            arm = mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx)
+        elif arm < 0:
             arm = select_rule(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
-                          comp, vec, idx, order)
+                              comp, vec, idx, order)
             if arm < 0:
                 raise RuntimeError("no arm chosen")
         p = take(arm, pos, avail, st)
@@ -318,7 +362,8 @@ class LinearLoop:
         scratch = (np.empty(K), np.empty((K, L_est)), np.empty((L_est, K)), np.empty((L_est, K)),
                    np.empty(K, dtype=np.int64), np.empty(K, dtype=np.int64), np.empty(K, dtype=np.bool_),
                    np.empty((K, L_est)), np.empty(K, dtype=np.int64),
-                   np.arange(K))  # the MOL learners' front: rows by decreasing sum, kept between rounds
+                   np.arange(K),  # the MOL learners' front: rows by decreasing sum, kept between rounds
+                   mol_ts_scratch(alg, code, K, d, L_est))
         snaps = set(snap_at.tolist())
         states = []
         for stop in [*sorted(snaps | ({1} if code in MOL_RULES else set())), horizon + 1]:

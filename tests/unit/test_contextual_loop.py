@@ -8,6 +8,7 @@ import pytest
 from banditviz import run
 from banditviz._contexts import CONTEXTS, draw_contexts
 from banditviz.algorithms._contextual_loop import MOLLoop
+from banditviz.algorithms._linear_loop import MOL_EPS_GREEDY_RULE, MOL_TS_RULE
 from banditviz.algorithms.molts.front import EffectiveFrontSampler, draw_effective, slack_lp
 from banditviz.instances import random_contextual
 from banditviz.pareto import effective, pareto_mask, simplex, unique_rows
@@ -61,12 +62,12 @@ def test_the_comparison_sees_a_sampling_scale_off(monkeypatch):
 
 
 def test_runs_the_loop_does_not_serve_play_in_python():
-    """Snapshots, and epsilon-greedy on the effective front, stay with the Python classes; MOL-TS on fixed features
-    too (no loop)."""
-    loop = MOLLoop(-1)
+    """Snapshots, and epsilon-greedy on the effective front, stay with the Python classes; on fixed features MOL-TS
+    plays in `LinearLoop` ("linear" only: a "means" instance's one-hot contexts sample by the diagonal)."""
+    loop = MOLLoop(MOL_TS_RULE)
     assert loop.supports("contextual", {}, 0) and not loop.supports("contextual", {}, 5)
-    assert not loop.supports("linear", {}, 0) and not loop.supports("means", {}, 0)
-    assert not MOLLoop(5).supports("contextual", {"exploit_set": "effective"}, 0)
+    assert loop.supports("linear", {}, 5) and not loop.supports("means", {}, 0)
+    assert not MOLLoop(MOL_EPS_GREEDY_RULE).supports("contextual", {"exploit_set": "effective"}, 0)
     fast = run(MAIN, "mol_ts", 60, 2, snapshots=3)
     slow = run(MAIN, "mol_ts", 60, 2, snapshots=3, compiled=False)
     assert np.array_equal(fast.arms, slow.arms) and len(fast.snapshots) == 3

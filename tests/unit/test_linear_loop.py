@@ -14,6 +14,7 @@ from tests.same_trace import assert_same_trace
 
 LEX = preset("lexicographic_lambda_10")  # one-hot features, 5 objectives
 LINEAR = random_linear(9, d=4, L=3, seed=2)
+MOL4 = random_linear(30, d=5, L=4, seed=6)  # MOL-TS's main shape (L = 4) with fixed features
 MEANS = Instance.from_means(np.random.default_rng(3).uniform(0, 1, (6, 3)), sigma=0.5)
 CASES = [  # (instance, algorithm, params): every learner, option and kind the loop serves
     (LEX, "ste2lo", {}), (LEX, "ste2lo", {"explore_arm": "random", "pool": "candidates"}),
@@ -25,6 +26,10 @@ CASES = [  # (instance, algorithm, params): every learner, option and kind the l
     (LINEAR, "mol_ucb", {}), (LINEAR, "mol_ucb", {"c_mode": "theory", "lam": 0.5}),
     (LINEAR, "mol_ucb", {"c_mode": "constant", "c": 0.3}),
     (LINEAR, "mol_eps_greedy", {}), (LINEAR, "mol_eps_greedy", {"epsilon": 0.4, "delta": 0.1}),
+    (LINEAR, "mol_ts", {}), (LINEAR, "mol_ts_m1", {"c_mode": "theory"}),
+    (MOL4, "mol_ts", {"c_mode": "constant", "c": 0.5, "lam": 2.0}),
+    (random_linear(7, d=3, L=2, seed=4), "mol_ts", {"M": 3, "delta": 0.1}),
+    (random_linear(7, d=3, L=1, seed=4), "mol_ts", {}),
 ]
 
 
@@ -81,13 +86,30 @@ def test_the_comparison_sees_a_last_bit_off(monkeypatch):
                                                                         slow.metrics["lex_regret_1"]))
 
 
+def test_the_mol_ts_comparison_sees_too_few_samples(monkeypatch):
+    """The broken variant: the compiled MOL-TS drawing one sample per objective (the M = 1 ablation's) where the
+    class draws Theorem 2's M = 10 chooses other arms."""
+    from banditviz.algorithms import _linear_loop
+
+    slow = run(MOL4, "mol_ts", 400, 1, snapshots=0, compiled=False)
+    assert np.array_equal(run(MOL4, "mol_ts", 400, 1, snapshots=0).arms, slow.arms)
+    real = _linear_loop.mol_ts_scratch
+
+    def one_sample(alg, code, K, d, L):
+        bank, S, thetas, mu, winner = real(alg, code, K, d, L)
+        return bank, S, thetas[:, :1].copy(), mu, winner
+
+    monkeypatch.setattr(_linear_loop, "mol_ts_scratch", one_sample)
+    assert not np.array_equal(run(MOL4, "mol_ts", 400, 1, snapshots=0).arms, slow.arms)
+
+
 def test_runs_the_loop_does_not_serve_play_in_python():
     """Snapshots, moving contexts and MOL-epsilon-greedy on the effective front stay with the Python classes."""
-    assert not has_fast_loop("mol_ucb", "means") and not has_fast_loop("mol_ts", "linear")
+    assert not has_fast_loop("mol_ucb", "means") and not has_fast_loop("mol_ts", "means")
     assert has_fast_loop("oful", "means") and not has_fast_loop("ste2lo", "contextual")
     linear = {name for name, spec in ALGORITHMS.items() if isinstance(spec.loop, LinearLoop)
               and any(spec.loop.supports(kind, spec.defaults(), 0) for kind in ("means", "linear"))}
-    assert linear == {"ste2lo", "pf_lex", "mte2lo", "oful", "mol_ucb", "mol_eps_greedy"}
+    assert linear == {"ste2lo", "pf_lex", "mte2lo", "oful", "mol_ucb", "mol_eps_greedy", "mol_ts", "mol_ts_m1"}
     for params in ({}, {"exploit_set": "effective"}):
         fast = run(LINEAR, "mol_eps_greedy", 300, 2, snapshots=3, **params)
         slow = run(LINEAR, "mol_eps_greedy", 300, 2, snapshots=3, compiled=False, **params)

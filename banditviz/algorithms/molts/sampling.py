@@ -1,5 +1,5 @@
 """Compiled (numba) arithmetic of MOL-TS's optimistic sampling (Park, Ann & Oh, Alg. 1, Eq. 2), shared by the
-learner (`learners.MOLTS`) and the compiled loop of contextual runs (`banditviz.algorithms._contextual_loop`).
+learner (`learners.MOLTS`) and the compiled loops (`banditviz.algorithms._linear_loop.mol_ts_arm`).
 
 Every sum runs in a fixed order in explicit loops (no LAPACK Cholesky, no BLAS product, no einsum), so the samples
 are the same bits on every machine and in both places.
