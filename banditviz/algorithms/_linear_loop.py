@@ -151,7 +151,7 @@ def _chain(lower, upper, cand, n, full, comp):
 def _mol_front(vec, K, idx, order, work):
     """The front of ``vec`` into ``idx`` (ascending); rows visited by decreasing sum, ``order`` kept between rounds."""
     sort_by_sum(vec, order, work)
-    return listed(nondominated_in(vec, order), K, idx)
+    return listed(nondominated_in(vec, order, work), K, idx)
 
 
 @numba.njit(**JIT)

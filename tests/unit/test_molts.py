@@ -9,7 +9,7 @@ import pytest
 from scipy.optimize import linprog
 from scipy.stats import chi2
 
-from banditviz import ALGORITHMS, Instance, Trace, preset, run
+from banditviz import ALGORITHMS, Instance, Trace, pareto, preset, run
 from banditviz.algorithms.base import ACTIVE, CANDIDATE, Problem
 from banditviz.algorithms.molts.core import confidence_radius, theorem2_samples
 from banditviz.algorithms.molts.front import TOL, EffectiveFrontSampler
@@ -230,6 +230,59 @@ def test_pair_mixture_certificate():
     U[2, 2] = -0.1
     assert pair_mixture_dominates(U, 2, 1e-9, 1e-15)
     assert not pair_mixture_dominates(U, 0, 1e-9, 1e-15)
+
+
+def _pair_rule(U, a, tol_abs, err, skip):
+    """`pair_mixture_dominates` in Python over every pair (b, c) but those ``skip(above_b, above_c)`` leaves out,
+    above_x being the objectives where row x is above u_a."""
+    n, L = U.shape
+    above = [frozenset(np.flatnonzero(U[b] > U[a]).tolist()) for b in range(n)]
+    for b in range(n):
+        for c in range(n):
+            if skip(above[b], above[c], L):
+                continue
+            lo, hi, blocked = 0.0, 1.0, False
+            for j in range(L):
+                diff, need = U[b, j] - U[c, j], U[a, j] - U[c, j]
+                if diff > 0:
+                    lo = max(lo, need / diff)
+                elif diff < 0:
+                    hi = min(hi, need / diff)
+                elif need > 0:
+                    blocked = True
+            if blocked or not lo < hi:
+                continue
+            beta = (lo + hi) / 2
+            slack = [beta * U[b, j] + (1 - beta) * U[c, j] - U[a, j] for j in range(L)]
+            total = 0.0
+            for x in slack:  # the kernel's order
+                total += x
+            if min(slack) > err and total > tol_abs + L * err:
+                return True
+    return False
+
+
+def test_pair_mixture_skips_only_pairs_that_every_pair_rejects():
+    """The compiled certificate skips the pairs with an objective where neither row is above u_a; it answers as
+    trying every pair does, on random rows, ties (rounded rows, rows equal to u_a in some objectives), duplicates and
+    L = 63 (no bit masks). The broken variant, skipping pairs unless both rows are above u_a in one objective, misses
+    mixtures that do dominate."""
+    rng = np.random.default_rng(11)
+    every = lambda above_b, above_c, L: False  # noqa: E731
+    both = lambda above_b, above_c, L: not (above_b & above_c)  # noqa: E731
+    outcomes, missed = set(), 0
+    for i in range(300):
+        n, L = int(rng.integers(2, 12)), int(rng.integers(2, 6)) if i % 50 else 63
+        U = [rng.normal(size=(n, L)), np.round(rng.uniform(0, 1, (n, L)), 1), rng.dirichlet(np.ones(L), size=n)][i % 3]
+        if i % 4 == 0:
+            U = np.vstack([U, U[:2]])
+        for a in range(min(len(U), 3)):
+            err = pareto.margin(L, max(1.0, float(np.abs(U).max())))
+            got = pair_mixture_dominates(U, a, TOL, err)
+            assert got == _pair_rule(U, a, TOL, err, every), (i, a)
+            outcomes.add(got)
+            missed += got and not _pair_rule(U, a, TOL, err, both)
+    assert outcomes == {True, False} and missed > 0
 
 
 def test_sampler_draws_uniformly_from_the_effective_front():

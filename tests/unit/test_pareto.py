@@ -233,7 +233,7 @@ def test_compiled_mask_is_the_same_in_any_visiting_order():
     """`nondominated_in` keeps an archive, so the order of the rows must not matter (ties, duplicates, infinities);
     `sort_by_sum` sorts by decreasing sum whatever order it starts from. The broken variant, an archive that never
     evicts, keeps rows that a later row dominates."""
-    from banditviz.pareto.kernels import nondominated_in, sort_by_sum
+    from banditviz.pareto.kernels import nondominated_in, row_sums, sort_by_sum
 
     rng = np.random.default_rng(8)
     for _ in range(200):
@@ -241,11 +241,12 @@ def test_compiled_mask_is_the_same_in_any_visiting_order():
         mu = rng.integers(0, 4, (K, L)).astype(float)
         mu[rng.random((K, L)) < 0.05] = -np.inf
         order, sums = rng.permutation(K), np.empty(K)
-        np.testing.assert_array_equal(nondominated_in(mu, order), brute_pareto(mu))
+        row_sums(mu, sums)
+        np.testing.assert_array_equal(nondominated_in(mu, order, sums), brute_pareto(mu))
         sort_by_sum(mu, order, sums)
         total = mu.sum(axis=1)[order]
         assert sorted(order) == list(range(K)) and (total[:-1] >= total[1:]).all()
-        np.testing.assert_array_equal(nondominated_in(mu, order), brute_pareto(mu))
+        np.testing.assert_array_equal(nondominated_in(mu, order, sums), brute_pareto(mu))
 
     def no_eviction(mu, order):
         kept = []
@@ -256,7 +257,31 @@ def test_compiled_mask_is_the_same_in_any_visiting_order():
 
     mu = np.array([[0.0, 0.0], [1.0, 1.0]])
     assert not np.array_equal(no_eviction(mu, [0, 1]), brute_pareto(mu))
-    np.testing.assert_array_equal(nondominated_in(mu, np.array([0, 1])), brute_pareto(mu))
+    np.testing.assert_array_equal(nondominated_in(mu, np.array([0, 1]), mu.sum(axis=1)), brute_pareto(mu))
+
+
+def test_compiled_mask_compares_rows_of_equal_sum():
+    """A row is compared for eviction only with members whose sum is not above its own; rows of equal floating-point
+    sum can still dominate one another (1e16 + 1 and 1e16 + 0.5 both round to 1e16). The broken variant, comparing
+    only rows of strictly larger sum, keeps the dominated row."""
+    from banditviz.pareto.kernels import nondominated, nondominated_in, row_sums
+
+    mu = np.array([[1e16, 0.5], [1e16, 1.0], [0.0, 0.0]])
+    sums = np.empty(3)
+    row_sums(mu, sums)
+    assert sums[0] == sums[1]
+
+    def strict_pruning(mu, order, sums):
+        kept = []
+        for a in order:
+            if not any(sums[b] >= sums[a] and (mu[b] >= mu[a]).all() and (mu[b] > mu[a]).any() for b in kept):
+                kept = [b for b in kept if not (sums[a] > sums[b] and (mu[a] >= mu[b]).all())] + [a]
+        return np.isin(np.arange(len(mu)), kept)
+
+    assert not np.array_equal(strict_pruning(mu, [0, 1, 2], sums), brute_pareto(mu))
+    for order in ([0, 1, 2], [1, 0, 2], [2, 0, 1]):
+        np.testing.assert_array_equal(nondominated_in(mu, np.array(order), sums), brute_pareto(mu))
+    np.testing.assert_array_equal(nondominated(mu), brute_pareto(mu))
 
 
 # --------------------------------------------------------------------------------------------------
