@@ -71,11 +71,24 @@ def draw_contexts(rng: np.random.Generator, kind: int, out: np.ndarray) -> None:
 
 @numba.njit(cache=True)
 def linear_predictions(X: np.ndarray, theta: np.ndarray, out: np.ndarray) -> None:
-    """out = X theta, summed over d in order (the means of a round, and the ridge's predictions)."""
-    d, L = theta.shape
-    for k in range(X.shape[0]):
-        for l_ in range(L):
-            s = 0.0
-            for i in range(d):
-                s += X[k, i] * theta[i, l_]
-            out[k, l_] = s
+    """out = X theta, each entry summed over d in order from 0.0 (the means of a round, and the ridge's predictions),
+    by `arm_dots`."""
+    K, L = out.shape
+    XT = np.ascontiguousarray(X.T)
+    s = np.empty(K)
+    for l_ in range(L):
+        arm_dots(XT, theta[:, l_], s)
+        out[:, l_] = s
+
+
+@numba.njit(cache=True)
+def arm_dots(XT: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
+    """out[k] = x_k' w for the K arms of XT (d x K, the contexts transposed), summed over i in order from 0.0.
+
+    The arms run innermost, so the compiler computes several arms' sums side by side (SIMD), each in that order: the
+    same bits as one dot product at a time, ~3x faster at K = 50, d = 5 (`benchmarks/molts_loop.py`)."""
+    out[:] = 0.0
+    for i in range(XT.shape[0]):
+        c, x = w[i], XT[i]
+        for k in range(len(out)):
+            out[k] += x[k] * c

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .._contexts import linear_predictions
+from .._contexts import arm_dots, linear_predictions
 
 
 class RunningMeans:
@@ -131,15 +131,13 @@ def ridge_update(V_inv, theta, Z, x, r, X, pred, q, work):
 
 @numba.njit(cache=True, error_model="numpy")
 def quadratic_forms(X, V_inv, out):
-    """out_k = x_k' V^{-1} x_k for each row x_k of X."""
-    d = X.shape[1]
-    for k in range(X.shape[0]):
-        s = 0.0
-        for i in range(d):
-            u = 0.0
-            for j in range(d):
-                u += V_inv[i, j] * X[k, j]
-            s += X[k, i] * u
-        out[k] = s
-
-
+    """out_k = x_k' V^{-1} x_k for each row x_k of X: sum_i x_ki (sum_j V_ij x_kj), both sums in order from 0.0, the
+    inner one by `arm_dots` (the arms side by side), the outer one likewise."""
+    XT = np.ascontiguousarray(X.T)
+    u = np.empty(X.shape[0])
+    out[:] = 0.0
+    for i in range(X.shape[1]):
+        arm_dots(XT, V_inv[i], u)
+        x = XT[i]
+        for k in range(len(u)):
+            out[k] += x[k] * u[k]

@@ -189,11 +189,40 @@ def successive_reject(gaps: np.ndarray, front: np.ndarray) -> tuple[int, bool]:
 @numba.njit(cache=True)
 def bank_certifies(U: np.ndarray, a: int, W: np.ndarray, tol_abs: float, err: float) -> bool:
     """Some strictly positive weight row w of ``W`` (rows summing to 1) certifies row ``a`` of ``U`` in the effective
-    front: (max_b w.u_b - w.u_a + err) <= tol_abs min(w) (MOL-TS Def. 5, the weighted-sum bound)."""
+    front: (max_b w.u_b - w.u_a + err) <= tol_abs min(w) (MOL-TS Def. 5, the weighted-sum bound).
+
+    From 16 rows on, a weight that fails has a row scoring above u_a; that row (the witness) is tried first on the
+    next weight, and when it fails the weight too, the support max_b w.u_b is not computed: it is at least the
+    witness's score (the same sums, so the same answer), at the cost of two scores instead of |U| for most failing
+    weights (MOL-TS's fronts at K = 100, L = 4, 34 rows: 71 weights tried, 9 supports computed; below 16 rows the
+    test costs what it saves)."""
+    if U.shape[0] < 16:
+        for k in range(W.shape[0]):
+            if _support(U, W[k]) - _score(U[a], W[k]) + err <= tol_abs * W[k].min():
+                return True
+        return False
+    witness = -1
     for k in range(W.shape[0]):
-        if _support(U, W[k]) - _score(U[a], W[k]) + err <= tol_abs * W[k].min():
+        w = W[k]
+        bound, score = tol_abs * w.min(), _score(U[a], w)
+        if witness >= 0 and _score(U[witness], w) - score + err > bound:
+            continue
+        support, witness = _argsupport(U, w)
+        if support - score + err <= bound:
             return True
     return False
+
+
+@numba.njit(cache=True)
+def _argsupport(U: np.ndarray, w: np.ndarray) -> tuple[float, int]:
+    """`_support` and a row that reaches it."""
+    best, arg = -np.inf, -1
+    for b in range(U.shape[0]):
+        s = _score(U[b], w)
+        if s > best:
+            arg = b
+        best = max(best, s)
+    return best, arg
 
 
 @numba.njit(cache=True)

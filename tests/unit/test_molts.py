@@ -285,6 +285,53 @@ def test_pair_mixture_skips_only_pairs_that_every_pair_rejects():
     assert outcomes == {True, False} and missed > 0
 
 
+def _bank_rule(U, a, W, tol_abs, err, witness_skips=None):
+    """`kernels.bank_certifies` in numpy: every weight's support, the scores summed in objective order from 0.0 as the
+    kernel sums them; with ``witness_skips(scores of the rows, weight k, witness)``, weights skipped as a broken
+    variant would skip them."""
+    S = np.zeros((len(U), len(W)))
+    for j in range(U.shape[1]):
+        S = S + U[:, j, None] * W[None, :, j]
+    certified = S.max(axis=0) - S[a] + err <= tol_abs * W.min(axis=1)
+    if witness_skips is None:
+        return bool(certified.any())
+    witness = -1
+    for k in range(len(W)):
+        if witness >= 0 and witness_skips(S[:, k], a, witness):
+            continue
+        if certified[k]:
+            return True
+        witness = int(np.argmax(S[:, k]))
+    return False
+
+
+def test_weight_bank_certificate_with_a_witness_answers_as_every_weight_does():
+    """From 16 rows `bank_certifies` skips the weights where the last weight's best row already beats u_a beyond the
+    tolerance; it answers as computing every weight's support does, on random rows, ties and rows within 1e-11 of
+    u_a (certified only through the tolerance). The broken variant, a witness that skips a weight whenever it scores
+    above u_a at all, misses the arms certified within the tolerance."""
+    from banditviz.pareto.kernels import bank_certifies
+
+    rng = np.random.default_rng(12)
+    bank = EffectiveFrontSampler(4).bank
+    above = lambda scores, a, witness: scores[witness] > scores[a]  # noqa: E731
+    outcomes, missed = set(), 0
+    for i in range(150):
+        n = int(rng.integers(14, 40))
+        U = [rng.normal(size=(n, 4)), np.round(rng.uniform(0, 1, (n, 4)), 1), rng.dirichlet(np.ones(4), size=n)][i % 3]
+        if i % 2:
+            U[1] = U[0]
+            U[1, i % 4] += 1e-11
+        for a in range(3):
+            scale = max(1.0, float(np.abs(U).max()))
+            err = pareto.margin(4, scale)
+            got = bank_certifies(U, a, bank, TOL * scale, err)
+            assert got == _bank_rule(U, a, bank, TOL * scale, err), (i, a)
+            outcomes.add(got)
+            missed += got and not _bank_rule(U, a, bank, TOL * scale, err, above)
+    assert outcomes == {True, False} and missed > 0
+
+
 def test_sampler_draws_uniformly_from_the_effective_front():
     """First effective arm of a random order of P = uniform over C (L = 3 and 4, fixed vectors)."""
     rng = np.random.default_rng(5)

@@ -203,7 +203,7 @@ class MOLTS(_MOLinear):
     mu~_{a}^(l) = max_m x_a' theta~_m^(l) (Eq. 2); a_t uniform over the effective Pareto front of mu~ (Eq. 3).
     Sampling: theta~ = theta_hat + c S z with V^{-1} = S S' (Cholesky of the symmetrised Sherman-Morrison
     inverse), z ~ N(0, I_d); M L d standard normals are drawn per round; the arithmetic is compiled in a fixed order
-    (`sampling`), shared with the compiled loop of contextual runs.  The pick: for L <= 2 one uniform
+    (`sampling`), shared with the compiled loops (`.._linear_loop.mol_ts_arm`).  The pick: for L <= 2 one uniform
     index into the whole front (monotone chain); for L >= 3 the first effective arm of a random order of the
     Pareto front (`EffectiveFrontSampler`: the same uniform law, exact, ~6x cheaper), and the whole front is
     computed only at snapshot rounds, for the picture.
