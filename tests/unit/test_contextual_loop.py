@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 
 from banditviz import run
-from banditviz._contexts import CONTEXTS, draw_contexts
+from banditviz._contexts import CONTEXTS, draw_contexts, linear_predictions
 from banditviz.algorithms._contextual_loop import MOLLoop
 from banditviz.algorithms._linear_loop import MOL_EPS_GREEDY_RULE, MOL_TS_RULE
+from banditviz.algorithms.estimators import quadratic_forms
 from banditviz.algorithms.molts.front import EffectiveFrontSampler, draw_effective, slack_lp
+from banditviz.algorithms.molts.sampling import optimistic_scores
 from banditviz.instances import random_contextual
 from banditviz.pareto import effective, pareto_mask, simplex, unique_rows
 from banditviz.simulate import has_compiled_loop
@@ -88,6 +90,38 @@ def test_contexts_are_numpys_draws(kind):
             expected = g / norms * b.random((40, d)).max(axis=1, keepdims=True)
         assert np.array_equal(out, expected), d
         assert a.random() == b.random()
+
+
+def test_products_sum_each_arm_in_order():
+    """`linear_predictions`, `quadratic_forms` and MOL-TS's `optimistic_scores` (through `arm_dots`, the arms side by
+    side) give, bit for bit, each entry summed over d in order from 0.0, which numpy's elementwise sums in that order
+    reproduce (the scores' maximum and first maximiser over the M samples, ties included); the broken variant, the
+    same sums in reverse order, differs in the last bits."""
+    rng = np.random.default_rng(4)
+
+    def in_order(X, theta, V, order):
+        pred, q = np.zeros((len(X), theta.shape[1])), np.zeros(len(X))
+        for i in order:
+            u = np.zeros(len(X))
+            for j in order:
+                u = u + V[i, j] * X[:, j]
+            pred, q = pred + X[:, i, None] * theta[None, i, :], q + X[:, i] * u
+        return pred, q
+
+    reversed_differs = False
+    for K, d, L in ((50, 5, 4), (100, 10, 4), (1, 1, 1), (13, 64, 3)):
+        X, theta, V = rng.normal(size=(K, d)), np.asfortranarray(rng.normal(size=(d, L))), rng.normal(size=(d, d))
+        pred, q = np.empty((K, L)), np.empty(K)
+        linear_predictions(X, theta, pred)
+        quadratic_forms(X, V, q)
+        assert all(np.array_equal(a, b) for a, b in zip((pred, q), in_order(X, theta, V, range(d)), strict=True))
+        reversed_differs |= not np.array_equal(pred, in_order(X, theta, V, range(d)[::-1])[0])
+        thetas = np.round(rng.normal(size=(L, 3, d)), 0)  # ties between samples
+        mu, winner = np.empty((K, L)), np.empty((K, L), np.int64)
+        optimistic_scores(X, thetas, mu, winner)
+        scores = np.stack([in_order(X, thetas[j].T, V, range(d))[0] for j in range(L)], axis=1)  # K x L x M
+        assert np.array_equal(mu, scores.max(axis=2)) and np.array_equal(winner, scores.argmax(axis=2))
+    assert reversed_differs
 
 
 def test_numbas_generator_draws_numpys_normals_and_permutations():
