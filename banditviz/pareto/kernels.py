@@ -264,29 +264,34 @@ def pair_mixture_dominates(U: np.ndarray, a: int, tol_abs: float, err: float) ->
     full = (1 << L) - 1 if L <= 62 else 0
     for b in range(n):
         for c in range(n):
-            if above[b] | above[c] != full:
-                continue
-            lo, hi, blocked = 0.0, 1.0, False
-            for j in range(L):
-                diff = U[b, j] - U[c, j]
-                need = U[a, j] - U[c, j]
-                if diff > 0:
-                    lo = max(lo, need / diff)
-                elif diff < 0:
-                    hi = min(hi, need / diff)
-                elif need > 0:
-                    blocked = True
-            if blocked or not lo < hi:
-                continue
-            beta = (lo + hi) / 2
-            low, total = np.inf, 0.0
-            for j in range(L):
-                slack = beta * U[b, j] + (1 - beta) * U[c, j] - U[a, j]
-                low = min(low, slack)
-                total += slack
-            if low > err and total > tol_abs + L * err:
+            if above[b] | above[c] == full and pair_beats(U, a, b, c, tol_abs, err):
                 return True
     return False
+
+
+@numba.njit(cache=True)
+def pair_beats(U: np.ndarray, a: int, b: int, c: int, tol_abs: float, err: float) -> bool:
+    """Does the candidate mixture of rows b and c (`pair_mixture_dominates`) beat row a beyond the tolerance?"""
+    L = U.shape[1]
+    lo, hi = 0.0, 1.0
+    for j in range(L):
+        diff = U[b, j] - U[c, j]
+        need = U[a, j] - U[c, j]
+        if diff > 0:
+            lo = max(lo, need / diff)
+        elif diff < 0:
+            hi = min(hi, need / diff)
+        elif need > 0:
+            return False
+    if not lo < hi:
+        return False
+    beta = (lo + hi) / 2
+    low, total = np.inf, 0.0
+    for j in range(L):
+        slack = beta * U[b, j] + (1 - beta) * U[c, j] - U[a, j]
+        low = min(low, slack)
+        total += slack
+    return low > err and total > tol_abs + L * err
 
 
 @numba.njit(cache=True)

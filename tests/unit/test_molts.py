@@ -16,7 +16,7 @@ from banditviz.algorithms.molts.front import TOL, EffectiveFrontSampler
 from banditviz.algorithms.molts.learners import MOLTS
 from banditviz.environment import Environment
 from banditviz.instances import random_contextual, random_linear
-from banditviz.pareto.kernels import pair_mixture_dominates
+from banditviz.pareto.kernels import pair_beats, pair_mixture_dominates
 from banditviz.presets.molts import SETTINGS
 
 MOL = ["mol_ts", "mol_ts_m1", "mol_ucb", "mol_eps_greedy", "oracle_effective", "oracle_pareto", "random_arm"]
@@ -233,33 +233,11 @@ def test_pair_mixture_certificate():
 
 
 def _pair_rule(U, a, tol_abs, err, skip):
-    """`pair_mixture_dominates` in Python over every pair (b, c) but those ``skip(above_b, above_c)`` leaves out,
-    above_x being the objectives where row x is above u_a."""
-    n, L = U.shape
-    above = [frozenset(np.flatnonzero(U[b] > U[a]).tolist()) for b in range(n)]
-    for b in range(n):
-        for c in range(n):
-            if skip(above[b], above[c], L):
-                continue
-            lo, hi, blocked = 0.0, 1.0, False
-            for j in range(L):
-                diff, need = U[b, j] - U[c, j], U[a, j] - U[c, j]
-                if diff > 0:
-                    lo = max(lo, need / diff)
-                elif diff < 0:
-                    hi = min(hi, need / diff)
-                elif need > 0:
-                    blocked = True
-            if blocked or not lo < hi:
-                continue
-            beta = (lo + hi) / 2
-            slack = [beta * U[b, j] + (1 - beta) * U[c, j] - U[a, j] for j in range(L)]
-            total = 0.0
-            for x in slack:  # the kernel's order
-                total += x
-            if min(slack) > err and total > tol_abs + L * err:
-                return True
-    return False
+    """`pair_mixture_dominates` over every pair (b, c) but those ``skip(above_b, above_c)`` leaves out, above_x being
+    the objectives where row x is above u_a; each pair by the kernel's own `pair_beats`."""
+    above = [frozenset(np.flatnonzero(U[b] > U[a]).tolist()) for b in range(len(U))]
+    return any(not skip(above[b], above[c], U.shape[1]) and pair_beats(U, a, b, c, tol_abs, err)
+               for b in range(len(U)) for c in range(len(U)))
 
 
 def test_pair_mixture_skips_only_pairs_that_every_pair_rejects():
