@@ -35,8 +35,10 @@
     if (!fl || !gd.layout || gd.closest('.bv-fit') || !window.Plotly) return;  // a player's chart: its own layouts
     const width = Math.round(fl.width), seen = gd.__bvNarrow, box = gd.getBoundingClientRect(), edge = 6;
     // laid out wider than its box: caught between its container's resize and its own (its texts stand where the wider
-    // layout put them, and an entry at a row's end would get one word a line): the next look fits it
-    if (fl.width > box.width + 1) return;
+    // layout put them, and an entry at a row's end would get one word a line): a later look fits it; a chart still
+    // wider after four looks (2 s) stays so, and is fitted to its box as it is
+    gd.__bvWider = fl.width > box.width + 1 ? (gd.__bvWider || 0) + 1 : 0;
+    if (gd.__bvWider && gd.__bvWider < 4) return;
     if (seen && seen.layout === gd.layout && seen.width === width) return;
     const own = seen && seen.layout === gd.layout ? seen.own : {  // a new figure: its texts as written
       title: gd.layout.title && gd.layout.title.text, top: (gd.layout.margin && gd.layout.margin.t) || fl.margin.t,

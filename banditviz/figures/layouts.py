@@ -58,8 +58,10 @@ def flat(places: dict) -> dict:
 
 
 def nticks(px: float, font: int = 16) -> int:
-    """Plotly's tick count for a y axis ``px`` tall: its ``font`` px labels at least 1.75 fonts apart (28 px at 16)."""
-    return max(2, int(px // (1.75 * font)))
+    """Plotly's tick count for a y axis ``px`` tall: as many ``font`` px labels as fit at least 1.75 fonts apart (28
+    px at 16), one at each end counted (the count of gaps, as before, let Plotly label a 108 px regret axis with 0
+    alone in presentation mode)."""
+    return max(2, int(px // (1.75 * font)) + 1)
 
 
 def strip_ticks(main: Strips, i: int, px: float) -> dict:
@@ -225,10 +227,11 @@ def _main_domain(main: Panel, left: tuple[float, float], plot_h: float | None = 
 
 def present_race_layout(fig: go.Figure, three: bool, curves: str, text, height: int, narrow: bool) -> dict:
     """A race's places in presentation mode (the page shows the title and the legends): A's and B's objective space
-    side by side over the curves (under A), texts at the presentation sizes."""
+    side by side over the curves, which both share (A solid, B dashed) and so span the whole width (under A alone,
+    they left the quarter under B empty on a projector), texts at the presentation sizes."""
     edges = {**PRESENT_EDGES, "b": text.tick + 18, "l": 20 if three else PRESENT_EDGES["l"]}
     h = height - edges["t"] - edges["b"]
-    low = (0.0, 0.22)
+    low = (0.0, 0.2)  # the whole width: a fifth of the height leaves the objective spaces the larger panels
     # between: the planes' x tick labels and title (a scene's are inside it), then the curves' title
     gap = (28 if three else text.tick + text.axis_title + 34) / h + (text.panel + 12) / h
     top = (low[1] + gap, 1.0)
@@ -236,7 +239,7 @@ def present_race_layout(fig: go.Figure, three: bool, curves: str, text, height: 
     places = {**{f"margin.{k}": v for k, v in edges.items()},
               "annotations[0].x": left[0], "annotations[0].y": top[1], "annotations[1].x": right[0],
               "annotations[1].y": top[1], "annotations[2].x": left[0], "annotations[2].y": low[1],
-              "annotations[2].text": f"{curves}: A solid, B dashed", "xaxis.domain": left,
+              "annotations[2].text": f"{curves}: A solid, B dashed", "xaxis.domain": (0.0, 1.0),
               "yaxis.domain": low, "yaxis.nticks": nticks((low[1] - low[0]) * h, text.tick)}
     if three:
         for scene, x in (("scene", left), ("scene2", right)):

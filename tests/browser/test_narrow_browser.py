@@ -1,6 +1,6 @@
 """`narrow.js` (banditviz_app/charts.py's fit for narrow screens) on a Plotly chart alone in a page: while a chart is
-laid out wider than its box (between its container's resize and its own) no text is wrapped; once it has taken its
-box's width, a legend entry is put on more lines only when the chart cannot hold it on one.
+laid out wider than its box (between its container's resize and its own, for up to 2 s) no text is wrapped; once it
+has taken its box's width, a legend entry is put on more lines only when the chart cannot hold it on one.
 
 Seen before: Watch's waiting preview, at 640 px, had legend entries one word a line: `narrow.js` measured an entry's
 room from where a layout for a wider chart had put it, at the end of a row, and kept that for the chart's width."""
@@ -39,8 +39,9 @@ def legend_names(page) -> list[str]:
 
 def chart_caught_mid_resize(page, names: list[str], laid_out: int, box: int) -> list[str]:
     """A chart laid out ``laid_out`` px wide (its legend in rows for that width), its box then made ``box`` px wide
-    without Plotly's own resize, `narrow.js` installed; the legend's names after its first three looks (every 500 ms:
-    what it wraps in that state, it wraps at once)."""
+    without Plotly's own resize, `narrow.js` installed; the legend's names after 1.2 s, its first two looks (every
+    500 ms: what the old file wrapped in that state, it wrapped at the first; a chart still wider than its box after
+    four looks is fitted as it stands)."""
     page.set_content(f"<div id='chart' style='width:{laid_out}px;height:500px'></div>")
     page.add_script_tag(path=str(PLOTLY))
     page.evaluate("(f) => Plotly.newPlot('chart', f.data, f.layout)", figure(names))
