@@ -88,10 +88,11 @@ class NoLimit(serving.Line):
 
 
 def served(line: serving.Line, callers: int = 4) -> tuple[list[int], list[list[int]], int]:
-    """``callers`` threads entering ``line`` one after another (each holding its turn 0.2 s): the order they were
-    served in, what each was told while it waited, and the most that held a turn at once."""
+    """``callers`` threads entering ``line`` one after another, each once the one before is in it (so the order and
+    the places do not hang on the machine's speed); a turn is held until all have entered, then 0.2 s. Returns the
+    order they were served in, what each was told while it waited, and the most that held a turn at once."""
     order, told, holding, most = [], [[] for _ in range(callers)], [0], [0]
-    lock = threading.Lock()
+    lock, everyone_in = threading.Lock(), threading.Event()
 
     def visit(i: int) -> None:
         with line.turn(told[i].append, every=0.05):
@@ -99,15 +100,22 @@ def served(line: serving.Line, callers: int = 4) -> tuple[list[int], list[list[i
                 order.append(i)
                 holding[0] += 1
                 most[0] = max(most[0], holding[0])
+            everyone_in.wait(timeout=30)
             time.sleep(0.2)
             with lock:
                 holding[0] -= 1
+
+    def entered(n: int) -> None:
+        waited = time.monotonic()
+        while len(line) < n and time.monotonic() - waited < 30:
+            time.sleep(0.005)
 
     threads = []
     for i in range(callers):
         threads.append(threading.Thread(target=visit, args=(i,)))
         threads[-1].start()
-        time.sleep(0.03)  # in this order
+        entered(i + 1)  # in this order
+    everyone_in.set()
     for t in threads:
         t.join()
     return order, told, most[0]

@@ -13,6 +13,7 @@ import plotly
 import pytest
 
 from tests.browser.steps import poll
+from tests.browser.test_watch_player import CROWDED, CUT
 
 pytestmark = pytest.mark.browser
 
@@ -23,9 +24,10 @@ NAMES = ["arms (true means)", "on the Pareto front", "on the effective front (co
 TOO_LONG = "a name too long for any row of a chart this narrow, written as long as no legend entry should be"
 
 
-def figure(names: list[str]) -> dict:
+def figure(names: list[str], title: str = "", **legend) -> dict:
     return {"data": [{"x": [i, i + 1], "y": [1, 2], "name": n, "mode": "markers"} for i, n in enumerate(names)],
-            "layout": {"legend": {"orientation": "h", "y": -0.2}, "font": {"size": 16}, "margin": {"l": 40, "r": 10}}}
+            "layout": {"legend": {"orientation": "h", "y": -0.2, **legend}, "font": {"size": 16},
+                       "title": {"text": title, "x": 0.01, "xanchor": "left"}, "margin": {"l": 40, "r": 10}}}
 
 
 ENTRIES = """() => { const gd = document.getElementById('chart');
@@ -70,3 +72,52 @@ def test_a_legend_entry_is_wrapped_only_when_the_chart_cannot_hold_it(new_contex
         assert names == [*NAMES, TOO_LONG]  # not while the chart is wider than its box
     names = resized(page, lambda names: "<br>" in names[-1])
     assert names[:-1] == NAMES and names[-1].replace("<br>", " ") == TOO_LONG
+
+
+def chart(page, fig: dict, width: int) -> None:
+    """``fig`` drawn ``width`` px wide, alone in the page, `narrow.js` installed."""
+    page.set_content(f"<div id='chart' style='width:{width}px;height:500px'></div>")
+    page.add_script_tag(path=str(PLOTLY))
+    page.evaluate("(f) => Plotly.newPlot('chart', f.data, f.layout)", fig)
+    page.add_script_tag(path=str(NARROW))
+
+
+def test_a_chart_whose_box_narrows_without_its_own_resize_gets_its_title_fitted_to_the_box(new_context):
+    """A chart fitted at 640 px whose box then narrows to 390 px while Plotly keeps its layout (the old file compared
+    the layout's width only, and never looked again)."""
+    page = new_context(1600, 700).new_page()
+    chart(page, figure(NAMES[:2], title=TOO_LONG), 640)
+    assert poll(page, lambda: page.evaluate("() => !!document.getElementById('chart').__bvNarrow"), 5_000)
+    page.evaluate("() => { document.getElementById('chart').style.width = '390px'; }")
+    assert poll(page, lambda: not [t for t in page.evaluate(CUT, "#chart") if "too long" in t["text"]], 5_000)
+
+
+def test_a_chart_whose_fitted_texts_are_put_back_is_fitted_again(new_context):
+    """Seen in CI (Papers on a phone, Exp. 2's chart): a title 207 px and a legend entry 19 px past a 358 px chart's
+    edge for 20 s, as written. The old file fitted a chart once per layout and width and never checked that its texts
+    stayed fitted: here a redraw from the same layout, texts as written, is never fitted again."""
+    page = new_context(1600, 700).new_page()
+    chart(page, figure([*NAMES, TOO_LONG], title=TOO_LONG), 390)
+    assert poll(page, lambda: page.evaluate(CUT, "#chart") == [], 5_000), page.evaluate(CUT, "#chart")
+    page.evaluate("""([title, names]) => { const gd = document.getElementById('chart');
+      gd.layout.title.text = title; gd.data.forEach((t, i) => { t.name = names[i]; });
+      return Plotly.react(gd, gd.data, gd.layout); }""", [TOO_LONG, [*NAMES, TOO_LONG]])
+    assert page.evaluate(CUT, "#chart") != []  # put back
+    assert poll(page, lambda: page.evaluate(CUT, "#chart") == [], 5_000), page.evaluate(CUT, "#chart")
+
+
+@pytest.mark.parametrize("width, columns", [(390, 1), (1200, 0.5)])
+def test_a_legend_in_columns_takes_one_column_where_its_names_would_run_into_each_other(new_context, width, columns):
+    """Learn's confidence boxes on a phone: a legend in two columns (entrywidth 0.5 of the plot) whose left column's
+    names ran into the right column's symbols; in one column a name's breaks, written for half a column, are spaces."""
+    page = new_context(1600, 700).new_page()
+    names = [*NAMES[:2], "candidate<br>(on estimated front)", *NAMES[2:]]
+    chart(page, figure(names, entrywidth=0.5, entrywidthmode="fraction"), width)
+    legend = "() => document.getElementById('chart').layout.legend.entrywidth"
+    assert poll(page, lambda: page.evaluate(legend) == columns and page.evaluate(CROWDED, "#chart") == [], 5_000)
+    page.wait_for_timeout(1_000)  # two more looks: nothing changes
+    assert page.evaluate(legend) == columns and page.evaluate(CROWDED, "#chart") == []
+    shown = [name.replace("<br>", " ") for name in legend_names(page)]
+    assert shown == [n.replace("<br>", " ") for n in names] and page.evaluate(CUT, "#chart") == []
+    if columns == 0.5:
+        assert legend_names(page) == names  # as written

@@ -50,29 +50,25 @@ def type_into_field(page, label: str, text: str) -> None:
     page.keyboard.press("Tab")
 
 
-def typed_until(page, label: str, text: str, done) -> None:
-    """`type_into_field` until ``done()``: a change of the instance makes the page run twice and draws the field
-    anew, and keys typed into the field being replaced are lost (seen at a load of 8-10): the step is done again."""
-    again(page, lambda: type_into_field(page, label, text), done, f"{label} after typing {text}", within_ms=15_000)
-
-
 def link_instance(page) -> dict:
     return json.loads(query(page).get("inst", "{}"))
 
 
-def typed_and_pressed(page, label: str, text: str, button: str, done) -> None:
-    """Type ``text`` into the field ``label``, then press ``button``, until ``done()``: a press while a rerun redraws
-    the form can be lost (the whole step is done again)."""
+def typed(page, label: str, text: str, done, button: str | None = None) -> None:
+    """Type ``text`` into the field ``label`` (then press ``button``, if given) until ``done()``: a change of the
+    instance makes the page run twice and draws the field anew, so keys typed into the field being replaced are lost
+    (seen at a load of 8-10), and a press while a rerun redraws the form can be lost: the whole step is done again."""
     def act() -> None:
         type_into_field(page, label, text)
-        settle(page)
-        page.get_by_role("button", name=button, exact=True).click()
+        if button:
+            settle(page)
+            page.get_by_role("button", name=button, exact=True).click()
 
-    again(page, act, done, f"{button} after typing {text} into {label}")
+    again(page, act, done, f"{label} after typing {text}" + (f" and pressing {button}" if button else ""))
 
 
 def said(page, field: str):
-    """A ``done`` for `typed_and_pressed`: the page shows an error naming ``field``."""
+    """A ``done`` for `typed`: the page shows an error naming ``field``."""
     return page.locator(ERROR).filter(has_text=field).count
 
 
@@ -104,10 +100,10 @@ def test_design_noise_and_generator_fields_keep_typed_numbers_or_say_why_not(new
     kept = None
     for text in TYPED:  # the noise's sigma: a number in (0, 1000]
         if float(text) > 0:
-            typed_until(page, "sigma (Gaussian)", text, lambda t=float(text): link_instance(page).get("sigma") == t)
+            typed(page, "sigma (Gaussian)", text, lambda t=float(text): link_instance(page).get("sigma") == t)
             kept = float(text)
         else:
-            typed_until(page, "sigma (Gaussian)", text, lambda: page.locator(ERROR).filter(has_text="sigma").count())
+            typed(page, "sigma (Gaussian)", text, lambda: page.locator(ERROR).filter(has_text="sigma").count())
             assert link_instance(page)["sigma"] == kept
         settle(page)
     page.get_by_role("tab", name="Generate").click()
@@ -116,9 +112,9 @@ def test_design_noise_and_generator_fields_keep_typed_numbers_or_say_why_not(new
             before, value = query(page).get("gp"), float(text)
             made = lambda n=name: json.loads(query(page).get("gp", "{}")).get(n)  # noqa: E731
             if value > 0 and (not whole or value.is_integer()):
-                typed_and_pressed(page, label, text, "Generate", lambda v=value, m=made: m() == v)
+                typed(page, label, text, lambda v=value, m=made: m() == v, "Generate")
             else:
-                typed_and_pressed(page, label, text, "Generate", said(page, f"{name}:"))
+                typed(page, label, text, said(page, f"{name}:"), "Generate")
                 assert f"{name}:" in refused(page, f"{name}:")
                 assert query(page).get("gp") == before  # the instance is kept
             settle(page)
@@ -134,18 +130,18 @@ def test_watch_and_compare_fields_keep_typed_numbers_or_say_why_not(new_context,
     for text in TYPED:  # epsilon: a probability in [0, 1]
         before = query(page).get("p")
         if 0 <= float(text) <= 1:
-            typed_and_pressed(page, "epsilon", text, "Run", lambda t=float(text): epsilon() == t)
+            typed(page, "epsilon", text, lambda t=float(text): epsilon() == t, "Run")
         else:
-            typed_and_pressed(page, "epsilon", text, "Run", said(page, "'epsilon'"))
+            typed(page, "epsilon", text, said(page, "'epsilon'"), "Run")
             assert "epsilon" in refused(page, "'epsilon'") and query(page).get("p") == before
         settle(page)
     type_into_field(page, "epsilon", "0.5")  # valid again: the form sends every field with the horizon
     for text in TYPED:  # the horizon: a whole number from 1
         before = query(page)["T"]
         if text == "3":
-            typed_and_pressed(page, "Horizon T (rounds)", text, "Run", lambda: query(page)["T"] == "3")
+            typed(page, "Horizon T (rounds)", text, lambda: query(page)["T"] == "3", "Run")
         else:
-            typed_and_pressed(page, "Horizon T (rounds)", text, "Run", said(page, "horizon:"))
+            typed(page, "Horizon T (rounds)", text, said(page, "horizon:"), "Run")
             assert "horizon" in refused(page, "horizon:") and query(page)["T"] == before
         settle(page)
     screenshot(page, "typed_watch_form")
@@ -154,11 +150,11 @@ def test_watch_and_compare_fields_keep_typed_numbers_or_say_why_not(new_context,
     summary = page.locator(FIGURE).first
     for text in TYPED:  # seeds: a whole number from 1
         if text == "3":
-            typed_and_pressed(page, "Seeds (runs per algorithm)", text, "Run the comparison", summary.is_visible)
+            typed(page, "Seeds (runs per algorithm)", text, summary.is_visible, "Run the comparison")
             names = page.evaluate("() => document.querySelector('.js-plotly-plot').data.map(t => t.name)")
             assert any("(mean of 3 seeds)" in n for n in names), names
         else:
-            typed_and_pressed(page, "Seeds (runs per algorithm)", text, "Run the comparison", said(page, "seeds:"))
+            typed(page, "Seeds (runs per algorithm)", text, said(page, "seeds:"), "Run the comparison")
             assert "seeds" in refused(page, "seeds:")
         settle(page)
     screenshot(page, "typed_compare_form")

@@ -13,6 +13,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.steps import poll
+
 pytestmark = pytest.mark.browser
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -99,6 +101,15 @@ CUT = """(charts) => VISIBLE.flatMap((gd) => {
       return {text: t.textContent, over: Math.max(box.left - r.left, r.right - box.right)};
     }).filter((t) => t.over > 1);
 })""".replace("VISIBLE", VISIBLE)
+# Legend entries whose symbol or text runs into another entry's (a legend in columns too narrow for its names).
+CROWDED = """(charts) => VISIBLE.flatMap((gd) => {
+  const parts = Array.from(gd.querySelectorAll('g.legend g.traces')).flatMap((g, i) =>
+    Array.from(g.querySelectorAll('text.legendtext, g.legendpoints'), (el) => [i, el.textContent || g.textContent,
+                                                                               el.getBoundingClientRect()]));
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  return parts.flatMap(([i, s, r], k) => parts.slice(k + 1).filter(([j, , q]) => i !== j && meet(r, q))
+    .map(([, u]) => [s, u]));
+})""".replace("VISIBLE", VISIBLE)
 TICKS = "g[class$='tick'] text"  # every 2-D axis's tick labels (g.xtick, g.y3tick, ...)
 TITLES = "g[class^='g-x'][class$='title'] text, g[class^='g-y'][class$='title'] text"
 
@@ -106,7 +117,7 @@ TITLES = "g[class^='g-x'][class$='title'] text, g[class^='g-y'][class$='title'] 
 def assert_legible_charts(page, charts: str = ".js-plotly-plot") -> None:
     """Every chart on screen matching ``charts`` (not one in a hidden tab), as drawn: tick labels >= 16 px, axis
     titles >= 18 px, dark on the paper (contrast >= 4.5), and no title, annotation or legend entry cut at the chart's
-    edge."""
+    edge, and no legend entry running into another."""
     for _ in range(20):  # a chart that a rerun is redrawing has no labels yet: give it up to 10 s
         ticks = page.evaluate(TEXTS, [charts, TICKS])
         titles = page.evaluate(TEXTS, [charts, TITLES])
@@ -118,7 +129,9 @@ def assert_legible_charts(page, charts: str = ".js-plotly-plot") -> None:
         for t in texts:
             assert t["size"] >= least, (kind, t)
             assert t["opacity"] >= 0.99 and contrast(rgb(t["fill"]), rgb(t["paper"])) >= 4.5, (kind, t)
-    assert page.evaluate(CUT, charts) == []
+    # a chart drawn since the page settled is fitted to its width at narrow.js's next looks (twice a second)
+    fitted = lambda: page.evaluate(CUT, charts) == [] and page.evaluate(CROWDED, charts) == []  # noqa: E731
+    assert poll(page, fitted, 10_000), (page.evaluate(CUT, charts), page.evaluate(CROWDED, charts))
 
 
 def label_heights(page) -> list[int]:
