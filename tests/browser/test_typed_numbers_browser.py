@@ -85,9 +85,12 @@ def test_design_table_keeps_typed_numbers(new_context, server, screenshot):
     for row, text in enumerate(TYPED):  # the first cell on a fresh page: where the keys used to be lost
         # a late rerun may redraw the grid and close the editor: type the cell again, but not the first cell on a
         # fresh page, which must take its keys at once (that was the bug)
-        again(page, lambda r=row, t=text: type_into_cell(page, r, 1, t),
-              lambda r=row, t=text: (link_instance(page).get("means") or [[None]] * 4)[r][0] == float(t),
-              f"means[{row}][0] after typing {text}", tries=1 if row == 0 else 3, within_ms=15_000)
+        stored = lambda r=row: (link_instance(page).get("means") or [[None]] * 4)[r][0]  # noqa: E731
+        try:
+            again(page, lambda r=row, t=text: type_into_cell(page, r, 1, t), lambda t=text, s=stored: s() == float(t),
+                  f"means[{row}][0] after typing {text}", tries=1 if row == 0 else 3, within_ms=15_000)
+        except AssertionError as exc:  # what the cell holds tells lost keys (0.1 -> 1) from an edit never made
+            raise AssertionError(f"{exc}; the link holds {stored()!r}") from exc
     screenshot(page, "typed_design_table")
     means = link_instance(page)["means"]
     assert [m[0] for m in means[:4]] == [0.1, 0.001, -0.25, 3.0] and means[4][0] == 0.15  # the others unchanged
