@@ -10,13 +10,15 @@
   window.__bvNarrow = true;
   const canvas = document.createElement('canvas').getContext('2d');
   const LINE = 1.25;  // a wrapped line's height, in font sizes
+  const BREAK = /\x3cbr\s*\/?>/gi;  // a kept line break (split and replace ignore the g flag's position)
+  const linesOf = (s) => String(s).split(BREAK);
 
   const plain = (s) => String(s).replace(/\x3c[^>]*>/g, '');
   const widthOf = (s, font) => { canvas.font = font; return canvas.measureText(plain(s)).width; };
 
   // ``text`` on lines no wider than ``room`` px (a word wider than room stands alone), kept breaks kept.
   function wrap(text, room, font) {
-    return String(text).split(/\x3cbr\s*\/?>/i).map((para) => {
+    return linesOf(text).map((para) => {
       const lines = [];
       let line = '';
       para.split(' ').forEach((word) => {
@@ -27,7 +29,7 @@
       return lines.join('\x3cbr>');
     }).join('\x3cbr>');
   }
-  const lines = (s) => String(s).split(/\x3cbr\s*\/?>/i).length;
+  const lines = (s) => linesOf(s).length;
   const fontOf = (el) => { const c = getComputedStyle(el); return `${c.fontSize} ${c.fontFamily}`; };
   const sizeOf = (el) => parseFloat(getComputedStyle(el).fontSize);
 
@@ -75,12 +77,12 @@
     gd.querySelectorAll('g.legend g.traces').forEach((g) => {
       const t = g.querySelector('text.legendtext'), d = g.__data__ && g.__data__[0] && g.__data__[0].trace;
       if (!t || !d || own.names[d.index] == null) return;
-      const written = one ? String(own.names[d.index]).replace(/\x3cbr\s*\/?>/gi, ' ') : own.names[d.index];
+      const written = one ? String(own.names[d.index]).replace(BREAK, ' ') : own.names[d.index];
       const want = fitted(written, box.right - t.getBoundingClientRect().left - edge, fontOf(t));
       wanted[d.index] = want;
       if (want !== d.name) names[d.index] = want;
     });
-    Object.assign(gd.__bvNarrow, {layout: gd.layout, texts: layout, names: wanted});
+    Object.assign(gd.__bvNarrow, {texts: layout, names: wanted});
     const changed = Object.fromEntries(Object.entries(layout).filter(([k, v]) => at(gd, k) !== v));
     const idx = Object.keys(names).map(Number);
     const done = Object.keys(changed).length ? window.Plotly.relayout(gd, changed) : Promise.resolve();
@@ -105,7 +107,7 @@
     const room = lg._maxWidth * share - (lg.itemwidth + lg.indentation + 10), font = fontOf(t);
     const shown = Array.from(gd.querySelectorAll('g.legend g.traces'), (g) => g.__data__[0].trace.index);
     const widest = Math.max(...shown.map((i) => own.names[i]).filter((n) => n != null)
-      .flatMap((n) => String(n).split(/\x3cbr\s*\/?>/i)).map((line) => widthOf(line, font)));
+      .flatMap(linesOf).map((line) => widthOf(line, font)));
     return widest > room;
   }
 
