@@ -169,6 +169,7 @@ def run(
             played = loop.play(alg, RewardBuffer(env, horizon, expected), horizon, snapshot_rounds(horizon, snapshots))
             arms, rewards, t = played.arms, played.rewards, len(played.arms)
             states.extend(played.snapshots)
+            truth.extend(played.truth)
             per_round.update(played.metrics)
             _score_changes(instance, rec_metric, played.changes, t, per_round)
         else:

@@ -4,11 +4,11 @@ default) against the Python classes (``compiled=False``, the reference), interle
 
 Families: classic on preset "default" (compiled, `algorithms.classic._loop`); identification on "default"
 (compiled PFIwR, batch-wise GEGE); lexicographic on "lexicographic_lambda_0.1" and MOL-TS with its baselines on
-"mol_ts_fig11" (the linear learners' compiled loop, `algorithms._linear_loop`); risk-averse on "risk_averse_table1"
+"mol_ts_fig11" and on "default" (one-hot contexts; the linear learners' compiled loop, `algorithms._linear_loop`)
+and on "mol_ts_main" (contexts drawn every round: `algorithms._contextual_loop`); risk-averse on "risk_averse_table1"
 (`algorithms.ramgape._loop`; the fixed-confidence ones do not stop within these horizons there). Horizons: the app's
 default T = 2,000 (`state.DEFAULT_HORIZON`) and a long Watch run, T = 20,000. The fast run is the median of
-REPEATS (seeds 0, 1, 2), the reference one run (seed 0); each pair is checked to give the same arms. The MOL
-learners' contextual runs have no loop with snapshots (Watch plays them through their classes): not timed here.
+REPEATS (seeds 0, 1, 2), the reference one run (seed 0); each pair is checked to give the same arms.
 The machine is shared (2 cores): absolute seconds are noisy, the ratios less so.
 """
 
@@ -28,6 +28,8 @@ FAMILIES = {  # family: preset, algorithms
     "identification": ("default", ["pfiwr", "gege_fb", "gege_fc"]),
     "lexicographic": ("lexicographic_lambda_0.1", ["ste2lo", "mte2lo", "pf_lex", "oful"]),
     "linear (MOL)": ("mol_ts_fig11", ["mol_ts", "mol_ucb", "mol_eps_greedy"]),
+    "means (MOL)": ("default", ["mol_ts", "mol_ucb", "mol_eps_greedy"]),
+    "contextual (MOL)": ("mol_ts_main", ["mol_ts", "mol_ucb", "mol_eps_greedy"]),
     "risk-averse": ("risk_averse_table1", ["ramgape_b", "ramgape_c", "ra_lucb", "ra_round_robin", "de_round_robin",
                                            "lie_round_robin", "xi_lcb", "hvi_pareto", "egp"]),
 }
@@ -42,7 +44,7 @@ def seconds(inst: banditviz.Instance, name: str, horizon: int, seed: int, compil
 
 def main() -> None:
     print(f"Watch runs ({SNAPSHOTS} snapshots); {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-    for family in sys.argv[1:] or list(FAMILIES):  # e.g. `python benchmarks/watch.py lexicographic`
+    for family in sys.argv[1:] or list(FAMILIES):  # e.g. `python benchmarks/watch.py "contextual (MOL)"`
         preset, names = FAMILIES[family]
         inst = banditviz.preset(preset)
         for name in names:

@@ -3,7 +3,8 @@
 `LinearLoop.play` runs the lexicographic learners STE2LO, MTE2LO, PF-LEX and OFUL (`banditviz.algorithms.lexmoslb`)
 on instances whose arm features never change (kind "means", or "linear" without context noise), and MOL-TS,
 MOL-TS (M = 1), MOL-UCB and MOL-epsilon-greedy exploiting the Pareto front (`banditviz.algorithms.molts`) on "linear"
-ones, with or without snapshots. It computes what the Python classes compute, with the same floating-point
+ones and on "means" ones (their one-hot contexts: MOL-TS samples by V^{-1}'s diagonal there, as its class does), with
+or without snapshots. It computes what the Python classes compute, with the same floating-point
 expressions in the same order:
 
 * the ridge estimate through the same compiled Sherman-Morrison step (`estimators.ridge_update`, which keeps the
@@ -53,7 +54,7 @@ STE2LO_RULE, PF_LEX_RULE, MTE2LO_RULE, OFUL_RULE, MOL_UCB_RULE, MOL_EPS_GREEDY_R
 KINDS = ("means", "linear")
 _LOGDET, _BRANCH = range(2)  # float state slots: OFUL's log det V; the branch of the round being played (`_select`)
 # integer options
-_CODE, _K, _LEST, _D, _EXPLORE, _POOL, _WMODE, _CMODE = range(8)
+_CODE, _K, _LEST, _D, _EXPLORE, _POOL, _WMODE, _CMODE, _IDENTITY = range(9)
 # float options
 _SCALE, _CONSTANT, _DELTA, _R, _EPS, _ROOT, _SNORM, _ALPHA, _C, _LAM = range(10)
 MOL_RULES = (MOL_UCB_RULE, MOL_EPS_GREEDY_RULE, MOL_TS_RULE)
@@ -165,23 +166,30 @@ def mol_radius(t, ip, fp):
 
 
 @numba.njit(**JIT)
-def mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx):
-    """MOL-TS's arm of round t on the contexts X (`molts.learners.MOLTS.select`); ``ts`` (`mol_ts_scratch`): its
-    weight bank of the effective front, and room for its Cholesky factor, samples, scores and winning samples."""
+def mol_ts_arm(t, ip, fp, rng, XT, V_inv, theta, ts, idx):
+    """MOL-TS's arm of round t on the contexts transposed, XT (`molts.learners.MOLTS.select`); ``ts``
+    (`mol_ts_scratch`): its weight bank of the effective front, and room for its Cholesky factor, samples, scores and
+    winning samples."""
     bank, S, thetas, mu, winner = ts
     L, M, d = thetas.shape
     radius = mol_radius(t, ip, fp)
     z = rng.standard_normal(L * M * d).reshape((L, M, d))
-    if not cholesky_lower(V_inv, S):
+    if ip[_IDENTITY]:  # V^{-1} diagonal: theta_hat + c (z sqrt(V^{-1}_ii)), as the class samples one-hot contexts
+        for l_ in range(L):
+            for m in range(M):
+                for i in range(d):
+                    thetas[l_, m, i] = theta[i, l_] + radius * (z[l_, m, i] * math.sqrt(V_inv[i, i]))
+    elif not cholesky_lower(V_inv, S):
         raise RuntimeError("MOL-TS: V^{-1} is not positive definite")
-    sample_thetas(theta, S, z, radius, thetas)
-    optimistic_scores(X, thetas, mu, winner)
+    else:
+        sample_thetas(theta, S, z, radius, thetas)
+    optimistic_scores(XT, thetas, mu, winner)
     if L >= 3:
         arm = draw_effective(mu, rng, bank)
         if arm < 0:
             raise RuntimeError("effective front: no effective arm found, which MOL-TS Lemma 6 rules out")
         return arm
-    K = X.shape[0]
+    K = XT.shape[1]
     if L == 1:
         return pick(rng, idx, listed(nondominated(mu), K, idx))
     with numba.objmode(mask="bool_[:]"):
@@ -271,11 +279,12 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
 
     ``tally[b]`` counts the rounds of branch b (`_select`), ``first[b]`` is the first of them (0: none yet)."""
     code, Lest = ip[_CODE], ip[_LEST]
+    XT = np.ascontiguousarray(X.T)  # the features never change: transposed once (MOL-TS's scores)
     while st[ROUND] < stop:
         t = st[ROUND]
         arm = st[PENDING]
         if arm < 0 and code == MOL_TS_RULE:
-            arm = mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx)
+            arm = mol_ts_arm(t, ip, fp, rng, XT, V_inv, theta, ts, idx)
         elif arm < 0:
             arm = select_rule(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
                               comp, vec, idx, order)
@@ -308,13 +317,14 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
 def kernel_options(alg: Algorithm, code: int, K: int, d: int, L_est: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's integer and float options and the LOAF coefficients, read from the reset ``alg``."""
     p = alg.params
-    ip = np.zeros(8, dtype=np.int64)
+    ip = np.zeros(9, dtype=np.int64)
     fp = np.zeros(10)
     ip[[_CODE, _K, _LEST, _D]] = code, K, L_est, d
     ip[_EXPLORE] = ("widest", "first", "random").index(p.get("explore_arm", "widest"))
     ip[_POOL] = ("full", "candidates").index(p.get("pool", "full"))
     ip[_WMODE] = ("threshold", "actual_max").index(p.get("W_mode", "threshold"))
     ip[_CMODE] = ("scaled", "theory", "constant").index(p.get("c_mode", "scaled"))
+    ip[_IDENTITY] = getattr(alg, "identity", False)  # a MOL learner's one-hot contexts (a "means" instance)
     fp[_SCALE], fp[_CONSTANT] = p.get("width_scale", 0.0), p.get("width_mode") == "constant"
     fp[_DELTA], fp[_R] = p["delta"], alg.problem.sigma
     if code == STE2LO_RULE:
@@ -331,8 +341,9 @@ def kernel_options(alg: Algorithm, code: int, K: int, d: int, L_est: int) -> tup
 
 
 class LinearLoop:
-    """The `Loop` of one linear regret learner (``code``: one of the ``*_RULE`` constants): fixed features (MOL's
-    learners need "linear" ones), any number of snapshots, MOL-epsilon-greedy exploiting the Pareto front only."""
+    """The `Loop` of one linear regret learner (``code``: one of the ``*_RULE`` constants): fixed features (the MOL
+    learners' one-hot contexts on a "means" instance), any number of snapshots, MOL-epsilon-greedy exploiting the
+    Pareto front only."""
 
     compiled = True
 
@@ -340,8 +351,7 @@ class LinearLoop:
         self.code = code
 
     def supports(self, kind: str, params: dict[str, Any], snapshots: int) -> bool:
-        kinds = ("linear",) if self.code in MOL_RULES else KINDS
-        return kind in kinds and params.get("exploit_set", "pareto") == "pareto"
+        return kind in KINDS and params.get("exploit_set", "pareto") == "pareto"
 
     def play(self, alg: Algorithm, rewards: Any, horizon: int, snap_at: np.ndarray) -> Played:
         """Rounds in ``snap_at`` are played by ``alg`` itself and followed by ``alg.state()``, and so is round 1 of
@@ -349,8 +359,10 @@ class LinearLoop:
         K, code, rew = alg.K, self.code, rewards
         if code == PF_LEX_RULE:  # sample means: the ridge is never updated
             X = np.zeros((K, 1))
+        elif code in MOL_RULES:  # what the class reads at round 1: the features, or one-hot contexts ("means")
+            X = np.eye(K) if alg.identity else np.asarray(alg.problem.context, dtype=float)
         else:
-            X = np.asarray(alg.problem.context if code in MOL_RULES else alg.X, dtype=float)
+            X = np.asarray(alg.X, dtype=float)
         d = X.shape[1]
         L_est = getattr(alg, "L_est", None) or alg.L
         ip, fp, coefs = kernel_options(alg, code, K, d, L_est)

@@ -112,7 +112,8 @@ class Played:
     it stopped in; ``changes``, for an algorithm that recommends every round: ``(round, recommendation)`` at round 1
     and at every round where the recommendation changed (the engine scores each recommendation once); ``metrics``,
     from a loop that plays contextual runs: the per-round metrics the engine records for them
-    (`banditviz.metrics.pulled_regrets`), one array each, in that order.
+    (`banditviz.metrics.pulled_regrets`), one array each, in that order, and ``truth``: the true means (K x L) at
+    each snapshot round.
     """
 
     arms: np.ndarray
@@ -120,6 +121,7 @@ class Played:
     snapshots: list[RoundState] = field(default_factory=list)
     changes: list[tuple[int, tuple[int, ...] | None]] = field(default_factory=list)
     metrics: dict[str, np.ndarray] = field(default_factory=dict)
+    truth: list[np.ndarray] = field(default_factory=list)
 
 
 class Loop(Protocol):

@@ -180,8 +180,9 @@ def test_add_random_arm_stays_in_the_bounding_box():
 
 def test_large_comparisons_run_on_local_processes_with_the_serial_results(monkeypatch):
     assert runs.sweep_backend("means", ["pareto_ucb1", "uniform"], 1, 1000) == "serial"
-    assert runs.sweep_backend("means", ["mol_ts"], 100, 10_000) == "processes"  # MOL-TS on one-hot contexts: Python
+    assert runs.sweep_backend("means", ["random_arm"], 100, 10_000) == "processes"  # no fast loop: Python
     cores = "threads" if (os.cpu_count() or 1) > 1 else "serial"
+    assert runs.sweep_backend("means", ["mol_ts"], 100, 10_000) == cores  # MOL-TS on one-hot contexts: compiled
     assert runs.sweep_backend("means", ["pareto_ucb1", "pareto_ts", "uniform"], 50, 20_000) == cores  # compiled
     assert runs.sweep_backend("linear", ["mol_ucb", "mol_eps_greedy"], 50, 20_000) == cores  # compiled
     assert runs.sweep_backend("means", ["gege_fb", "gege_fc", "pfiwr"], 50, 20_000) == "serial"  # batch-wise: GIL

@@ -15,6 +15,7 @@ from banditviz.algorithms.molts.sampling import optimistic_scores
 from banditviz.instances import random_contextual
 from banditviz.pareto import effective, pareto_mask, simplex, unique_rows
 from banditviz.simulate import has_compiled_loop
+from tests.same_trace import assert_same_trace
 
 MAIN = random_contextual(50, d=5, L=4, seed=1)  # the paper's main setting (K = 50, d = 5, L = 4)
 CASES = [  # (instance, algorithm, params): every learner, option and number of objectives the loop serves
@@ -29,24 +30,18 @@ CASES = [  # (instance, algorithm, params): every learner, option and number of 
 ]
 
 
-def assert_same(fast, slow):
-    assert np.array_equal(fast.arms, slow.arms)
-    assert np.array_equal(fast.rewards, slow.rewards)
-    assert list(fast.metrics) == list(slow.metrics)
-    for key in fast.metrics:
-        assert np.array_equal(fast.metrics[key], slow.metrics[key]), key
-    assert (fast.params, fast.stopped_at, fast.snapshots) == (slow.params, slow.stopped_at, slow.snapshots)
-
-
 @pytest.mark.parametrize("inst,name,params", CASES, ids=lambda v: v if isinstance(v, str) else None)
 def test_compiled_contextual_run_equals_the_python_engine_bit_for_bit(inst, name, params):
-    """Long enough for a few reward blocks of 256 per arm on the small instances."""
+    """Long enough for a few reward blocks of 256 per arm on the small instances; without snapshots, and with
+    snapshots (Watch's runs: the class plays those rounds between the kernel's, on the same streams), their states and
+    true means included."""
     assert has_compiled_loop(name, "contextual")
     T = 400 if inst.K == 50 else 1500
-    fast = run(inst, name, T, 4, snapshots=0, **params)
-    slow = run(inst, name, T, 4, snapshots=0, compiled=False, **params)
-    assert len(set(fast.arms.tolist())) > 1
-    assert_same(fast, slow)
+    for snapshots in (0, 7):
+        fast = run(inst, name, T, 4, snapshots=snapshots, **params)
+        slow = run(inst, name, T, 4, snapshots=snapshots, compiled=False, **params)
+        assert len(set(fast.arms.tolist())) > 1 and len(fast.snapshots) == snapshots
+        assert_same_trace(fast, slow)
 
 
 def test_the_comparison_sees_a_sampling_scale_off(monkeypatch):
@@ -64,15 +59,25 @@ def test_the_comparison_sees_a_sampling_scale_off(monkeypatch):
 
 
 def test_runs_the_loop_does_not_serve_play_in_python():
-    """Snapshots, and epsilon-greedy on the effective front, stay with the Python classes; on fixed features MOL-TS
-    plays in `LinearLoop` ("linear" only: a "means" instance's one-hot contexts sample by the diagonal)."""
+    """Epsilon-greedy on the effective front stays with the Python class; on fixed features (and a "means" instance's
+    one-hot contexts) the MOL learners play in `LinearLoop`."""
     loop = MOLLoop(MOL_TS_RULE)
-    assert loop.supports("contextual", {}, 0) and not loop.supports("contextual", {}, 5)
-    assert loop.supports("linear", {}, 5) and not loop.supports("means", {}, 0)
+    assert loop.supports("contextual", {}, 0) and loop.supports("contextual", {}, 5)
+    assert loop.supports("linear", {}, 5) and loop.supports("means", {}, 0)
     assert not MOLLoop(MOL_EPS_GREEDY_RULE).supports("contextual", {"exploit_set": "effective"}, 0)
-    fast = run(MAIN, "mol_ts", 60, 2, snapshots=3)
-    slow = run(MAIN, "mol_ts", 60, 2, snapshots=3, compiled=False)
-    assert np.array_equal(fast.arms, slow.arms) and len(fast.snapshots) == 3
+
+
+def test_the_comparison_sees_a_snapshot_round_off_by_one(monkeypatch):
+    """The broken variant: the class plays the round after each snapshot round (the kernel the snapshot round): the
+    states, the true means or the arms differ from the engine's."""
+    from banditviz.algorithms import _contextual_loop
+
+    slow = run(MAIN, "mol_ucb", 120, 3, snapshots=5, compiled=False)
+    assert_same_trace(run(MAIN, "mol_ucb", 120, 3, snapshots=5), slow)
+    real = _contextual_loop.MOLLoop.play
+    monkeypatch.setattr(_contextual_loop.MOLLoop, "play", lambda self, alg, rew, T, at: real(self, alg, rew, T, at + 1))
+    with pytest.raises(AssertionError):
+        assert_same_trace(run(MAIN, "mol_ucb", 120, 3, snapshots=5), slow)
 
 
 @pytest.mark.parametrize("kind", CONTEXTS)
@@ -118,7 +123,7 @@ def test_products_sum_each_arm_in_order():
         reversed_differs |= not np.array_equal(pred, in_order(X, theta, V, range(d)[::-1])[0])
         thetas = np.round(rng.normal(size=(L, 3, d)), 0)  # ties between samples
         mu, winner = np.empty((K, L)), np.empty((K, L), np.int64)
-        optimistic_scores(X, thetas, mu, winner)
+        optimistic_scores(np.ascontiguousarray(X.T), thetas, mu, winner)
         scores = np.stack([in_order(X, thetas[j].T, V, range(d))[0] for j in range(L)], axis=1)  # K x L x M
         assert np.array_equal(mu, scores.max(axis=2)) and np.array_equal(winner, scores.argmax(axis=2))
     assert reversed_differs

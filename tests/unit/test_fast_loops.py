@@ -81,7 +81,7 @@ def test_which_runs_are_compiled():
     assert not has_fast_loop("pareto_ucb1", "contextual") and has_fast_loop("mol_ts", "linear")
     assert has_fast_loop("pfiwr", "means") and not has_fast_loop("pfiwr", "linear")  # one-hot contexts only
     assert has_fast_loop("gege_fb", "linear") and not has_fast_loop("gege_fb", "contextual")  # batch-wise
-    assert not has_fast_loop("mol_ts", "means")  # one-hot contexts sample by the diagonal: the class plays them
+    assert has_fast_loop("mol_ts", "means")  # one-hot contexts: sampled by the diagonal, as the class samples them
     assert has_fast_loop("ramgape_c", "distributions") and has_fast_loop("egp", "distributions")  # ramgape._loop
 
 

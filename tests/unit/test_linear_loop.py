@@ -30,6 +30,8 @@ CASES = [  # (instance, algorithm, params): every learner, option and kind the l
     (MOL4, "mol_ts", {"c_mode": "constant", "c": 0.5, "lam": 2.0}),
     (random_linear(7, d=3, L=2, seed=4), "mol_ts", {"M": 3, "delta": 0.1}),
     (random_linear(7, d=3, L=1, seed=4), "mol_ts", {}),
+    (MEANS, "mol_ts", {}), (MEANS, "mol_ts_m1", {}), (MEANS, "mol_ucb", {}), (MEANS, "mol_eps_greedy", {}),
+    (LEX, "mol_ts", {"M": 2}),  # one-hot contexts (d = K = 10), L = 5
 ]
 
 
@@ -104,8 +106,9 @@ def test_the_mol_ts_comparison_sees_too_few_samples(monkeypatch):
 
 
 def test_runs_the_loop_does_not_serve_play_in_python():
-    """Snapshots, moving contexts and MOL-epsilon-greedy on the effective front stay with the Python classes."""
-    assert not has_fast_loop("mol_ucb", "means") and not has_fast_loop("mol_ts", "means")
+    """Moving contexts and MOL-epsilon-greedy on the effective front stay with the Python classes; the MOL learners'
+    one-hot contexts of a "means" instance play in the loop."""
+    assert has_fast_loop("mol_ucb", "means") and has_fast_loop("mol_ts", "means")
     assert has_fast_loop("oful", "means") and not has_fast_loop("ste2lo", "contextual")
     linear = {name for name, spec in ALGORITHMS.items() if isinstance(spec.loop, LinearLoop)
               and any(spec.loop.supports(kind, spec.defaults(), 0) for kind in ("means", "linear"))}
