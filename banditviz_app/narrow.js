@@ -44,13 +44,15 @@
     // wider after four looks (2 s) stays so, and its texts are fitted to its box
     gd.__bvWider = fl.width > box.width + 1 ? (gd.__bvWider || 0) + 1 : 0;
     if (gd.__bvWider && gd.__bvWider < 4) return;
-    if (seen && seen.layout === gd.layout && seen.width === width && holds(gd, seen)) return;
+    if (seen && seen.layout === gd.layout && seen.width === width && seen.laid === fl.width && holds(gd, seen)) return;
     // the figure as written, kept in its layout: Streamlit redraws a chart after a relayout from a copy of its layout
     const own = gd.layout.__bvOwn || (gd.layout.__bvOwn = {  // a new figure: its texts as written
       title: gd.layout.title && gd.layout.title.text, top: (gd.layout.margin && gd.layout.margin.t) || fl.margin.t,
       notes: (gd.layout.annotations || []).map((a) => a.text), names: gd.data.map((t) => t.name),
       legend: {...gd.layout.legend}});
-    gd.__bvNarrow = {width, own, layout: gd.layout};
+    // laid: the width it was laid out at (a chart fitted as it stood, wider than its box, is fitted again once it has
+    // taken its box's width: its entries were measured where the wider layout put them)
+    gd.__bvNarrow = {width, laid: fl.width, own, layout: gd.layout};
     const one = oneColumn(gd, own);
     if (one != null && (gd.layout.legend.entrywidth === 1) !== one) {  // the columns first, the texts at the next look
       gd.__bvNarrow.width = null;

@@ -74,6 +74,23 @@ def test_a_legend_entry_is_wrapped_only_when_the_chart_cannot_hold_it(new_contex
     assert names[:-1] == NAMES and names[-1].replace("<br>", " ") == TOO_LONG
 
 
+def test_a_chart_fitted_as_it_stood_is_fitted_again_at_its_own_resize(new_context):
+    """A chart left wider than its box for four looks is fitted as it stands (its entries measured where the wider
+    layout put them: one word a line); when it then takes its box's width, its entries are fitted again. Seen beside
+    a CPU hog (the test above, its resize after four looks): the old file kept the words a line, the width it fits to
+    (the box's) being unchanged."""
+    page = new_context(1600, 700).new_page()
+    page.set_content("<div id='chart' style='width:1500px;height:500px'></div>")
+    page.add_script_tag(path=str(PLOTLY))
+    page.evaluate("(f) => Plotly.newPlot('chart', f.data, f.layout)", figure([*NAMES, TOO_LONG]))
+    page.evaluate("() => { document.getElementById('chart').style.width = '640px'; }")
+    page.add_script_tag(path=str(NARROW))
+    page.wait_for_function("() => { const gd = document.getElementById('chart'); return gd.__bvWider >= 4 "
+                           "&& !!gd.__bvNarrow && gd.data.some((t) => t.name.includes('\x3cbr>')); }", timeout=15_000)
+    names = resized(page, lambda names: names[:-1] == NAMES and "<br>" in names[-1])
+    assert names[:-1] == NAMES and names[-1].replace("<br>", " ") == TOO_LONG
+
+
 def chart(page, fig: dict, width: int) -> None:
     """``fig`` drawn ``width`` px wide, alone in the page, `narrow.js` installed."""
     page.set_content(f"<div id='chart' style='width:{width}px;height:500px'></div>")
