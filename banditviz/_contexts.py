@@ -72,15 +72,11 @@ def draw_contexts(rng: np.random.Generator, kind: int, out: np.ndarray) -> None:
 @numba.njit(cache=True)
 def linear_predictions(X: np.ndarray, theta: np.ndarray, out: np.ndarray) -> None:
     """out = X theta, each entry summed over d in order from 0.0 (the means of a round, and the ridge's predictions),
-    by `arm_predictions` on X transposed."""
-    arm_predictions(np.ascontiguousarray(X.T), theta, out)
-
-
-@numba.njit(cache=True)
-def arm_predictions(XT: np.ndarray, theta: np.ndarray, out: np.ndarray) -> None:
-    """`linear_predictions` from the contexts transposed (d x K), for loops that transpose a round's contexts once."""
-    s = np.empty(out.shape[0])
-    for l_ in range(out.shape[1]):
+    by `arm_dots`."""
+    K, L = out.shape
+    XT = np.ascontiguousarray(X.T)
+    s = np.empty(K)
+    for l_ in range(L):
         arm_dots(XT, theta[:, l_], s)
         out[:, l_] = s
 

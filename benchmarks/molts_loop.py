@@ -57,7 +57,7 @@ def _steps(step, rng, theta, W, bank, M, n):
             z = rng.standard_normal(L * M * d).reshape((L, M, d))
             cholesky_lower(V, S)
             sample_thetas(theta, S, z, 0.8, thetas)
-            optimistic_scores(np.ascontiguousarray(X.T), thetas, mu, win)
+            optimistic_scores(X, thetas, mu, win)
         if step == 3:
             acc += draw_effective(mu, rng, bank)
     return acc

@@ -33,7 +33,7 @@ import numba
 import numpy as np
 
 from .. import _noise, pareto
-from .._contexts import CONTEXTS, arm_predictions, draw_contexts
+from .._contexts import CONTEXTS, draw_contexts, linear_predictions
 from ._linear_loop import (
     MOL_EPS_GREEDY_RULE,
     MOL_TS_RULE,
@@ -45,7 +45,7 @@ from ._linear_loop import (
     select_rule,
 )
 from .base import Algorithm, Played
-from .estimators import arm_quadratic_forms, ridge_update
+from .estimators import quadratic_forms, ridge_update
 
 
 @numba.njit(cache=True)
@@ -64,7 +64,7 @@ def _kernel(code, start, stop, ip, fp, coefs, rng, crng, ckind, theta_true, sigm
     """Play rounds start .. stop - 1: arms, rewards and the metrics (Pareto gap, effective gap, the L means) of each
     pull, into row t - 1; the ridge (V_inv, theta, Z) updated in place."""
     K, L, d = streams.shape[0], theta_true.shape[1], theta_true.shape[0]
-    X, XT, means, r = np.empty((K, d)), np.empty((d, K)), np.empty((K, L)), np.empty(L)
+    X, means, r = np.empty((K, d)), np.empty((K, L)), np.empty(L)
     none, pred0, q0, work = np.zeros((0, d)), np.zeros((0, L)), np.zeros(0), np.empty((2, max(d, L)))
     pred, q, idx, order = np.empty((K, L)), np.empty(K), np.empty(K, np.int64), np.arange(K)
     counts, sums, fst, w = np.zeros(K, np.int64), np.zeros((K, L)), np.zeros(1), np.empty(K)
@@ -72,13 +72,12 @@ def _kernel(code, start, stop, ip, fp, coefs, rng, crng, ckind, theta_true, sigm
     cand, wide, comp = np.empty(K, np.int64), np.empty(K, np.int64), np.empty(K, np.bool_)
     for t in range(start, stop):
         draw_contexts(crng, ckind, X)
-        XT[:, :] = X.T  # transposed once a round: the means, predictions, widths and scores read the arms side by side
-        arm_predictions(XT, theta_true, means)
+        linear_predictions(X, theta_true, means)
         if code == MOL_TS_RULE:
-            arm = mol_ts_arm(t, ip, fp, rng, XT, V_inv, theta, ts, idx)
+            arm = mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx)
         else:
-            arm_predictions(XT, theta, pred)
-            arm_quadratic_forms(XT, V_inv, q)
+            linear_predictions(X, theta, pred)
+            quadratic_forms(X, V_inv, q)
             arm = select_rule(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
                               comp, vec, idx, order)
         s = streams[arm]

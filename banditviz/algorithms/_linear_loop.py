@@ -166,10 +166,9 @@ def mol_radius(t, ip, fp):
 
 
 @numba.njit(**JIT)
-def mol_ts_arm(t, ip, fp, rng, XT, V_inv, theta, ts, idx):
-    """MOL-TS's arm of round t on the contexts transposed, XT (`molts.learners.MOLTS.select`); ``ts``
-    (`mol_ts_scratch`): its weight bank of the effective front, and room for its Cholesky factor, samples, scores and
-    winning samples."""
+def mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx):
+    """MOL-TS's arm of round t on the contexts X (`molts.learners.MOLTS.select`); ``ts`` (`mol_ts_scratch`): its
+    weight bank of the effective front, and room for its Cholesky factor, samples, scores and winning samples."""
     bank, S, thetas, mu, winner = ts
     L, M, d = thetas.shape
     radius = mol_radius(t, ip, fp)
@@ -183,13 +182,13 @@ def mol_ts_arm(t, ip, fp, rng, XT, V_inv, theta, ts, idx):
         raise RuntimeError("MOL-TS: V^{-1} is not positive definite")
     else:
         sample_thetas(theta, S, z, radius, thetas)
-    optimistic_scores(XT, thetas, mu, winner)
+    optimistic_scores(X, thetas, mu, winner)
     if L >= 3:
         arm = draw_effective(mu, rng, bank)
         if arm < 0:
             raise RuntimeError("effective front: no effective arm found, which MOL-TS Lemma 6 rules out")
         return arm
-    K = XT.shape[1]
+    K = X.shape[0]
     if L == 1:
         return pick(rng, idx, listed(nondominated(mu), K, idx))
     with numba.objmode(mask="bool_[:]"):
@@ -279,12 +278,11 @@ def _kernel(stop, ip, fp, coefs, rng, X, V_inv, theta, Z, pred, q, work, counts,
 
     ``tally[b]`` counts the rounds of branch b (`_select`), ``first[b]`` is the first of them (0: none yet)."""
     code, Lest = ip[_CODE], ip[_LEST]
-    XT = np.ascontiguousarray(X.T)  # the features never change: transposed once (MOL-TS's scores)
     while st[ROUND] < stop:
         t = st[ROUND]
         arm = st[PENDING]
         if arm < 0 and code == MOL_TS_RULE:
-            arm = mol_ts_arm(t, ip, fp, rng, XT, V_inv, theta, ts, idx)
+            arm = mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx)
         elif arm < 0:
             arm = select_rule(t, ip, fp, coefs, rng, X, pred, q, counts, sums, fst, w, est, lower, upper, cand, wide,
                               comp, vec, idx, order)

@@ -132,16 +132,11 @@ def ridge_update(V_inv, theta, Z, x, r, X, pred, q, work):
 @numba.njit(cache=True, error_model="numpy")
 def quadratic_forms(X, V_inv, out):
     """out_k = x_k' V^{-1} x_k for each row x_k of X: sum_i x_ki (sum_j V_ij x_kj), both sums in order from 0.0, the
-    inner one by `arm_dots` (the arms side by side), the outer one likewise (`arm_quadratic_forms` on X transposed)."""
-    arm_quadratic_forms(np.ascontiguousarray(X.T), V_inv, out)
-
-
-@numba.njit(cache=True, error_model="numpy")
-def arm_quadratic_forms(XT, V_inv, out):
-    """`quadratic_forms` from the contexts transposed (d x K), for loops that transpose a round's contexts once."""
-    u = np.empty(XT.shape[1])
+    inner one by `arm_dots` (the arms side by side), the outer one likewise."""
+    XT = np.ascontiguousarray(X.T)
+    u = np.empty(X.shape[0])
     out[:] = 0.0
-    for i in range(XT.shape[0]):
+    for i in range(X.shape[1]):
         arm_dots(XT, V_inv[i], u)
         x = XT[i]
         for k in range(len(u)):

@@ -123,7 +123,7 @@ def test_products_sum_each_arm_in_order():
         reversed_differs |= not np.array_equal(pred, in_order(X, theta, V, range(d)[::-1])[0])
         thetas = np.round(rng.normal(size=(L, 3, d)), 0)  # ties between samples
         mu, winner = np.empty((K, L)), np.empty((K, L), np.int64)
-        optimistic_scores(np.ascontiguousarray(X.T), thetas, mu, winner)
+        optimistic_scores(X, thetas, mu, winner)
         scores = np.stack([in_order(X, thetas[j].T, V, range(d))[0] for j in range(L)], axis=1)  # K x L x M
         assert np.array_equal(mu, scores.max(axis=2)) and np.array_equal(winner, scores.argmax(axis=2))
     assert reversed_differs

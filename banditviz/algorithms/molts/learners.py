@@ -235,7 +235,7 @@ class MOLTS(_MOLinear):
         self.theta_samples = self.sample_parameters(self.radius)
         self.samples = np.empty((self.K, self.L))  # the winners' scores
         self.winner = np.empty((self.K, self.L), dtype=np.int64)
-        optimistic_scores(np.ascontiguousarray(self.X.T, dtype=float), self.theta_samples, self.samples, self.winner)
+        optimistic_scores(np.ascontiguousarray(self.X, dtype=float), self.theta_samples, self.samples, self.winner)
         best = "the best of " if self.M > 1 else ""
         what = (f"the effective Pareto front of the sampled vectors ({best}M = {words.count(self.M, 'sample')} per "
                 f"objective, sampling scale {self.radius:.3g})")

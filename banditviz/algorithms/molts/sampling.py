@@ -51,12 +51,12 @@ def sample_thetas(theta: np.ndarray, S: np.ndarray, z: np.ndarray, c: float, out
 
 
 @numba.njit(cache=True)
-def optimistic_scores(XT: np.ndarray, thetas: np.ndarray, mu: np.ndarray, winner: np.ndarray) -> None:
-    """mu[k, l] = max_m x_k' theta~[l, m] (MOL-TS Eq. 2) and winner[k, l] its first maximising m, from the contexts
-    transposed (``XT``, d x K, C-contiguous: a loop on fixed features transposes them once); the scores by `arm_dots`
-    (each summed over d in order, the arms side by side)."""
+def optimistic_scores(X: np.ndarray, thetas: np.ndarray, mu: np.ndarray, winner: np.ndarray) -> None:
+    """mu[k, l] = max_m x_k' theta~[l, m] (MOL-TS Eq. 2) and winner[k, l] its first maximising m; the scores by
+    `arm_dots` (each summed over d in order, the arms side by side)."""
     L, M, d = thetas.shape
-    K = XT.shape[1]
+    K = X.shape[0]
+    XT = np.ascontiguousarray(X.T)
     s, best, arg = np.empty(K), np.empty(K), np.empty(K, dtype=np.int64)
     for l_ in range(L):
         for m in range(M):
