@@ -40,13 +40,14 @@ import numba
 import numpy as np
 
 from .. import pareto
+from ..pareto.effective import effective_mask_2d
 from ..pareto.kernels import nondominated, nondominated_in, sort_by_sum
 from ._kernels import PENDING, ROUND, listed, pick, take
 from .base import Algorithm, Played
 from .estimators import RunningMeans, SharedRidge, ridge_update
 from .lexmoslb.core import TIE_RTOL, branch_name, gamma_radius, oful_alpha, pf_lex_beta, ste2lo_epsilon
 from .molts.core import c1_formula
-from .molts.front import draw_effective
+from .molts.front import TOL, draw_effective
 from .molts.sampling import cholesky_lower, optimistic_scores, sample_thetas
 
 # the kernel's rules, one per learner (MOL-TS's is `mol_ts_arm`, the others' `select_rule`)
@@ -191,8 +192,10 @@ def mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx):
     K = X.shape[0]
     if L == 1:
         return pick(rng, idx, listed(nondominated(mu), K, idx))
-    with numba.objmode(mask="bool_[:]"):
-        mask = pareto.effective_pareto_mask(mu)
+    mask = effective_mask_2d(mu, TOL)  # `pareto.effective_pareto_mask` (its tolerance), as the class computes it
+    if mask.size == 0:  # two equal Pareto rows: np.unique decides
+        with numba.objmode(mask="bool_[:]"):
+            mask = pareto.effective_pareto_mask(mu)
     return pick(rng, idx, listed(mask, K, idx))
 
 

@@ -3,6 +3,7 @@ edge normals, and a full-dimensional convex hull of a front (MOL-TS Def. 5)."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from scipy.spatial import ConvexHull
 
@@ -19,28 +20,30 @@ def pareto_2d_sorted(pts: np.ndarray) -> np.ndarray:
     return keep[::-1]
 
 
-def upper_chain(pts: np.ndarray, tol_abs: float) -> list[int]:
-    """Monotone chain over 2-D Pareto points sorted by objective 1 ascending (objective 2 descending).
+@numba.njit(cache=True)
+def upper_chain(pts: np.ndarray, tol_abs: float) -> np.ndarray:
+    """Monotone chain over 2-D Pareto points sorted by objective 1 ascending (objective 2 descending): the indices
+    kept, in order (compiled: MOL-TS's loop takes it every round at L = 2).
 
     The middle point b of (a, b, c) is popped only when it lies below the line ac by more than
     ``tol_abs`` in the larger of its vertical / horizontal distances, which is the slack of the
     additive-DEA LP against that edge; collinear points are kept (MOL-TS Def. 5).
     """
-    xs = pts[:, 0].tolist()
-    ys = pts[:, 1].tolist()
-    stack: list[int] = []
-    for i in range(len(xs)):
-        cx, cy = xs[i], ys[i]
-        while len(stack) >= 2:
-            a, b = stack[-2], stack[-1]
-            ax, ay, bx, by = xs[a], ys[a], xs[b], ys[b]
+    stack = np.empty(pts.shape[0], dtype=np.int64)
+    top = 0
+    for i in range(pts.shape[0]):
+        cx, cy = pts[i, 0], pts[i, 1]
+        while top >= 2:
+            a, b = stack[top - 2], stack[top - 1]
+            ax, ay, bx, by = pts[a, 0], pts[a, 1], pts[b, 0], pts[b, 1]
             cross = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
             if cross > tol_abs * min(cx - ax, ay - cy):
-                stack.pop()
+                top -= 1
             else:
                 break
-        stack.append(i)
-    return stack
+        stack[top] = i
+        top += 1
+    return stack[:top]
 
 
 def chain_normals(pts: np.ndarray) -> np.ndarray:

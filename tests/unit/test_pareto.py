@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 import banditviz.pareto as pp
-from banditviz.pareto import effective
+from banditviz.pareto import effective, kernels
 from banditviz.pareto.means import round_err
 
 FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -353,6 +353,53 @@ def test_effective_gap_matches_lp_references(mu):
     pr = pp.pareto_gap(mu)
     assert (gap[C] <= 1e-8).all()  # a in C  =>  Delta^EPR = 0
     assert (pr <= gap + 1e-9).all()  # PR <= EPR (MOL-TS Sec. 3)
+
+
+def test_compiled_2d_mask_is_the_lp_references_on_degenerate_fronts():
+    """`effective_mask_2d` (MOL-TS's compiled loop takes it every round at L = 2) equals the LP reference on collinear
+    fronts, points within the tolerance of an edge or just below it, ties in one objective, -0.0 against 0.0 and
+    grids full of ties; it defers (empty) exactly when two Pareto rows are equal, where `effective_pareto_mask` still
+    equals the reference. A chain that pops collinear points (MOL-TS Def. 5 keeps them) is rejected."""
+    hand = [
+        [[0.0, 1.0], [0.5, 0.5], [1.0, 0.0]],  # collinear: all three efficient
+        [[0.0, 1.0], [0.5, 0.5 - 1e-12], [1.0, 0.0]],  # within the tolerance of the edge: kept
+        [[0.0, 1.0], [0.5, 0.4], [1.0, 0.0]],  # below the edge: out
+        [[0.0, 1.0], [0.0, 0.5], [1.0, 0.0], [0.25, 0.75], [0.75, 0.25]],  # a tie in objective 1; four collinear
+        [[-0.0, 1.0], [0.0, 1.0], [1.0, 0.0]],  # equal by value: deferred
+        [[0.0, 1.0], [0.0, 1.0], [1.0, 0.0], [0.2, 0.2]],  # duplicated Pareto rows: deferred
+    ]
+    rng = np.random.default_rng(7)
+    grids = [np.round(rng.uniform(0, 4, size=(int(rng.integers(1, 30)), 2))) / 4 for _ in range(300)]
+    popping = 0
+    for mu in [np.array(m) for m in hand] + grids:
+        ref = effective._effective_mask_lp(mu)
+        got = effective.effective_mask_2d(mu, 1e-9)
+        P = pp.pareto_mask(mu)
+        equal_rows = len(np.unique(mu[P] + 0.0, axis=0)) < P.sum()
+        assert got.size == (0 if equal_rows else len(mu)), mu
+        if got.size:
+            np.testing.assert_array_equal(got, ref, err_msg=str(mu))
+        np.testing.assert_array_equal(pp.effective_pareto_mask(mu), ref, err_msg=str(mu))
+        front, U, row, top = kernels.front_rows(mu)
+        if U.shape[0] >= 3:  # the broken variant: collinear middle points popped (>= instead of >)
+            strict = np.zeros(len(U), bool)
+            strict[_chain_popping_collinear(U)] = True
+            popping += not np.array_equal(strict[row], ref[front])
+    assert popping
+
+
+def _chain_popping_collinear(U: np.ndarray) -> list[int]:
+    """A broken upper chain for the test above: pops the middle point of collinear triples."""
+    stack: list[int] = []
+    for i, (cx, cy) in enumerate(U):
+        while len(stack) >= 2:
+            (ax, ay), (bx, by) = U[stack[-2]], U[stack[-1]]
+            if (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) >= 0:
+                stack.pop()
+            else:
+                break
+        stack.append(i)
+    return stack
 
 
 def _random_instances(seed: int, n: int):
