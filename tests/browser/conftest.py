@@ -21,6 +21,7 @@ from tests.browser.steps import again, holds_in_page
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
+FAILURES = ROOT / "artifacts" / "failures"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 
@@ -190,9 +191,10 @@ def console_log() -> Iterator[ConsoleLog]:
 
 
 @pytest.fixture()
-def new_context(browser, console_log):
+def new_context(browser, console_log, request):
     """``new_context(width, height, touch=False)``: a fresh browser context (its own session), watched for console
-    errors; ``touch``: a phone's (touch events, a mobile viewport)."""
+    errors; ``touch``: a phone's (touch events, a mobile viewport). When the test fails, each of its pages is saved
+    as it stood (`failure_shots`)."""
     contexts = []
 
     def make(width: int = 1600, height: int = 1000, touch: bool = False):
@@ -202,8 +204,34 @@ def new_context(browser, console_log):
         return context
 
     yield make
+    report = getattr(request.node, "call_report", None)
+    if report is not None and report.failed:
+        failure_shots(request.node.name, [page for context in contexts for page in context.pages])
     for context in contexts:
         context.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep the test's own report (its call phase) on the item, for `new_context` to see whether it failed."""
+    report = yield
+    if report.when == "call":
+        item.call_report = report
+    return report
+
+
+def failure_shots(test: str, pages: list) -> None:
+    """Screenshots of a failed test's pages under artifacts/failures, and each page's address and the page's
+    state in the log (a failure under load is seldom reproduced at will)."""
+    FAILURES.mkdir(parents=True, exist_ok=True)
+    for i, page in enumerate(pages):
+        path = FAILURES / f"{test}_{i}.png"
+        try:
+            page.screenshot(path=str(path), timeout=10_000)
+            running = page.locator("[data-testid='stStatusWidget']").count()
+            print(f"{test}: page {i} at {page.url} ({'a script running' if running else 'idle'}) saved as {path}")
+        except Exception as exc:  # a page that closed or hung: the test's own error says more
+            print(f"{test}: page {i} could not be saved ({exc.__class__.__name__})")
 
 
 @pytest.fixture()

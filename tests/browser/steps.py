@@ -46,3 +46,15 @@ def again(page, act: Callable[[], object], holds: Callable[[], object], what: st
 def holds_in_page(page, condition: str, arg=None) -> Callable[[], bool]:
     """A ``holds`` for `again`: the JavaScript ``condition`` (a function of ``arg``) is true in the page."""
     return lambda: bool(page.evaluate(condition, arg))
+
+
+CONTROLS = "Algorithm, parameters, horizon and seed"  # Watch's expander of the run's settings
+
+
+def open_expander(page, label: str) -> None:
+    """Open the expander headed ``label`` as a person does: click its header, and click again, only while it is
+    closed, when the click was lost to a rerun redrawing the page (a fresh-clone run beside a CPU hog: the Seed
+    field never showed after one click); returns once it is open."""
+    header = page.locator("[data-testid='stExpander'] summary", has_text=label).first
+    is_open = lambda: bool(header.evaluate("s => s.parentElement.open"))  # noqa: E731
+    again(page, lambda: is_open() or header.click(), is_open, f"the expander {label!r} opened")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.steps import CONTROLS, open_expander
+
 pytestmark = pytest.mark.browser
 
 FIGURE = ".js-plotly-plot"
@@ -28,7 +30,7 @@ def no_exception(page) -> None:
 
 
 def open_controls(page) -> None:
-    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    open_expander(page, CONTROLS)
     page.get_by_role("spinbutton", name="Seed").wait_for()
 
 

@@ -22,7 +22,7 @@ from banditviz import figures
 from banditviz.figures.objective_space import CUT_LABEL
 from banditviz_app import runs, state
 from tests.browser import drawn
-from tests.browser.steps import settle
+from tests.browser.steps import CONTROLS, open_expander, settle
 from tests.browser.test_journeys_browser import pick
 
 pytestmark = pytest.mark.browser
@@ -191,7 +191,7 @@ def test_every_frame_reached_is_drawn_as_computed(tab, server, family):
     if family in RERUN:  # a rerun that keeps the run (the Task menu changed, no Run): the same round stays
         page.locator(".bv-bar input[type=range]").fill(str(n // 3))
         assert_one_round(page, fig, meta, n // 3)
-        page.get_by_text("Algorithm, parameters, horizon and seed").click()
+        open_expander(page, CONTROLS)
         pick(page, "Task", "Identify the Pareto front")
         settle(page)
         page.wait_for_timeout(600)  # the rerun's elements settle

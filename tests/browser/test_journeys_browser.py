@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import banditviz
-from tests.browser.steps import again, poll, settle
+from tests.browser.steps import CONTROLS, again, open_expander, poll, settle
 
 pytestmark = pytest.mark.browser
 
@@ -259,7 +259,7 @@ def test_an_empty_new_row_in_the_arm_table_names_its_cell_and_keeps_the_instance
 def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, screenshot, run_form):
     page = open_at(new_context, server, f"?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
     page.wait_for_selector(FIGURE)
-    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    open_expander(page, CONTROLS)
     run_form(page, {"Seed": "7"}, "seed=7")
     settle(page)
     assert "seed 7" in sidebar(page)  # on the same screen as the run it names
@@ -482,7 +482,7 @@ def watch_choices_kept(page) -> None:
     wait_text(page, "uniform played", "[data-testid='stMarkdown']")
     assert "Algorithm: mo_epsilon_greedy, T = 300, seed 0" in sidebar(page)
     assert page.get_by_role("combobox", name="Race against").input_value() == "uniform"
-    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    open_expander(page, CONTROLS)
     assert "mo_epsilon_greedy" in page.get_by_role("combobox", name="Algorithm").input_value()
     assert float(page.get_by_role("spinbutton", name="epsilon").input_value()) == 0.25
     no_traceback(page)
@@ -509,7 +509,7 @@ def test_reload_and_a_fresh_tab_keep_the_design_edit_and_the_watch_choices(new_c
     tab.close()
 
     go(page, "Watch")
-    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    open_expander(page, CONTROLS)
     pick(page, "Algorithm", "mo_epsilon_greedy")
     run_form(page, {"epsilon": "0.25"}, "alg=mo_epsilon_greedy")
     settle(page)

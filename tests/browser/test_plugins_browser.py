@@ -9,6 +9,7 @@ import textwrap
 import pytest
 
 from .conftest import ROOT, SHOTS, streamlit_server
+from .steps import CONTROLS, open_expander
 from .test_app_browser import FIGURE, no_exception, wait_app
 
 pytestmark = pytest.mark.browser
@@ -42,7 +43,7 @@ def test_a_plugin_algorithm_on_watch_and_compare_and_a_failing_one_named(plugin_
     wait_app(page)
     page.wait_for_selector(FIGURE, timeout=60_000)
     no_exception(page)
-    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    open_expander(page, CONTROLS)
     page.screenshot(path=str(SHOTS / "plugin_watch.png"))
     page.wait_for_function("() => [...document.querySelectorAll('input, [data-baseweb=select]')].some(e => "
                            "(e.value || e.textContent || '').includes('greedy_pareto (external)'))", timeout=30_000)

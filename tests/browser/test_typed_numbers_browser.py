@@ -14,7 +14,7 @@ import json
 import pytest
 
 import banditviz
-from tests.browser.steps import again, poll, settle
+from tests.browser.steps import CONTROLS, again, open_expander, poll, settle
 from tests.browser.test_journeys_browser import FIGURE, LAPTOP, PREVIEW, SMALL, open_at, query
 
 pytestmark = pytest.mark.browser
@@ -160,7 +160,7 @@ def test_design_noise_and_generator_fields_keep_typed_numbers_or_say_why_not(new
 def test_watch_and_compare_fields_keep_typed_numbers_or_say_why_not(new_context, server, screenshot):
     page = open_at(new_context, server, f"?preset=default&alg=mo_epsilon_greedy&{SMALL}", LAPTOP)
     page.wait_for_selector(FIGURE)
-    page.get_by_text("Algorithm, parameters, horizon and seed").click()
+    open_expander(page, CONTROLS)
     default = banditviz.get_algorithm("mo_epsilon_greedy").defaults()["epsilon"]  # the link leaves a default out
     epsilon = lambda: json.loads(query(page).get("p", "{}")).get("epsilon", default)  # noqa: E731
     for text in TYPED:  # epsilon: a probability in [0, 1]

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from .conftest import SHOTS
+from .steps import open_expander
 from .test_app_browser import FIGURE, no_exception, wait_app
 
 pytestmark = pytest.mark.browser
@@ -30,7 +31,7 @@ def test_a_logged_run_uploaded_on_watch_is_played_and_a_bad_one_named(server, br
     page.goto(f"{server}/?preset=default&alg=pareto_ucb1&T=300&seed=0")
     wait_app(page)
     page.wait_for_selector(FIGURE, timeout=60_000)
-    page.get_by_text("Play a run you logged").click()
+    open_expander(page, "Play a run you logged")
     uploader = page.locator(".st-key-watch_log input[type=file]")
 
     bad = b"round,arm,reward[speed],reward[comfort]\n1,0,0.5,0.5\n2,2.9,0.1,0.2\n"
