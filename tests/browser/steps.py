@@ -58,3 +58,23 @@ def open_expander(page, label: str) -> None:
     header = page.locator("[data-testid='stExpander'] summary", has_text=label).first
     is_open = lambda: bool(header.evaluate("s => s.parentElement.open"))  # noqa: E731
     again(page, lambda: is_open() or header.click(), is_open, f"the expander {label!r} opened")
+
+
+def choose_tab(page, name: str) -> None:
+    """Choose the tab ``name`` as a person does, again (only while it is not chosen) when a rerun lost the click."""
+    tab = page.get_by_role("tab", name=name).first
+    chosen = lambda: tab.get_attribute("aria-selected") == "true"  # noqa: E731
+    again(page, lambda: chosen() or tab.click(), chosen, f"the tab {name!r} chosen")
+
+
+def choose_radio(page, option: str, scope=None) -> None:
+    """Choose the radio option labelled ``option`` (within ``scope``, a locator, when two radios offer it) as a
+    person does, again (only while it is not chosen) when a rerun lost the click."""
+    label = (scope or page).get_by_text(option, exact=True).first
+    chosen = lambda: bool(label.evaluate("e => e.closest('label').querySelector('input').checked"))  # noqa: E731
+    again(page, lambda: chosen() or label.click(), chosen, f"the option {option!r} chosen")
+
+
+def press(page, button, done: Callable[[], object], what: str, within_ms: int = 90_000) -> None:
+    """Click ``button`` until ``done()``: again, once the page is idle, only when the click was lost to a rerun."""
+    again(page, button.click, done, what, within_ms=within_ms)

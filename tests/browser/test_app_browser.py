@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.steps import CONTROLS, open_expander
+from tests.browser.steps import CONTROLS, choose_radio, open_expander, press
 
 pytestmark = pytest.mark.browser
 
@@ -112,15 +112,16 @@ def test_every_page_opens(page, server, screenshot):
     goto_page(page, server, "Compare")
     page.get_by_role("spinbutton", name="Seeds (runs per algorithm)").fill("3")
     page.get_by_role("spinbutton", name="Horizon T").fill("1000")
-    page.get_by_role("button", name="Run the comparison").click()
-    page.wait_for_selector(FIGURE, timeout=90_000)
+    figure = page.locator(FIGURE)
+    press(page, page.get_by_role("button", name="Run the comparison"), lambda: figure.count() > 0, "the comparison")
     wait_app(page)
     no_exception(page)
     screenshot(page, "compare", height=1800)
 
     goto_page(page, server, "Papers")
-    page.locator("button", has_text="Run the scaled-down experiment").nth(1).click()  # GEGE: about 2 s
-    page.wait_for_selector("[data-testid='stDataFrame']", timeout=90_000)
+    table = page.locator("[data-testid='stDataFrame']")
+    press(page, page.locator("button", has_text="Run the scaled-down experiment").nth(1), lambda: table.count() > 0,
+          "the scaled-down experiment")  # GEGE: about 2 s
     wait_app(page)
     no_exception(page)
     screenshot(page, "papers", height=2400)
@@ -130,7 +131,7 @@ def test_every_page_opens(page, server, screenshot):
     no_exception(page)
     screenshot(page, "learn")
     for i, tab in enumerate(["Pareto front", "Confidence boxes", "Effective front", "Pareto regret"], start=2):
-        page.get_by_text(f"{i} {tab}", exact=True).click()
+        choose_radio(page, f"{i} {tab}")
         wait_app(page)
         page.wait_for_timeout(700)
         screenshot(page, f"learn_{i}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.steps import poll, settle
+from tests.browser.steps import choose_radio, poll, settle
 from tests.browser.test_journeys_browser import FIGURE, FULL_HD, LAPTOP, open_at
 
 pytestmark = pytest.mark.browser
@@ -46,7 +46,7 @@ def test_learn_steps_fit_the_screen_in_presentation_mode(new_context, server, sc
     page = open_at(new_context, server, "learn?present=1", size)
     page.wait_for_selector(FIGURE)
     for step, title in STEPS.items():
-        page.get_by_text(step, exact=True).click()
+        choose_radio(page, step)
         page.wait_for_function("(t) => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
                                ".some(e => e.textContent.includes(t))", arg=title, timeout=60_000)
         boxes = on_screen(page)  # step 5: the picked arm (its curves come under it, one screen tall)

@@ -12,7 +12,17 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import banditviz
-from tests.browser.steps import CONTROLS, again, open_expander, poll, settle
+from tests.browser.steps import (
+    CONTROLS,
+    again,
+    choose_radio,
+    choose_tab,
+    holds_in_page,
+    open_expander,
+    poll,
+    press,
+    settle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -53,16 +63,32 @@ def run_comparison(page, add: str | None = None) -> None:
         page.keyboard.type(add)
         page.keyboard.press("Enter")
         page.keyboard.press("Escape")
-    page.get_by_role("button", name="Run the comparison").click()
-    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=90_000)
+    ran_comparison(page)
+
+
+def ran_comparison(page) -> None:
+    """Press Compare's Run and wait for the summary table."""
+    table = page.locator("[data-testid='stDataFrame']")
+    press(page, page.get_by_role("button", name="Run the comparison"), lambda: table.count() > 0, "the comparison")
     settle(page)
 
 
 def go(page, title: str) -> None:
-    """Click a page's link in the sidebar, as a person does."""
-    page.locator(".st-key-bv_nav a", has_text=title).click()
-    wait_text(page, HEADINGS[title], "[data-testid='stMain']")
+    """Click a page's link in the sidebar, as a person does (again when a rerun lost the click)."""
+    opened(page, page.locator(".st-key-bv_nav a", has_text=title), HEADINGS[title])
     settle(page)
+
+
+def toggled(page, toggle, presenting: bool) -> None:
+    """Click the presentation-mode ``toggle`` until the address bar says ``presenting``."""
+    again(page, toggle.click, holds_in_page(page, "(on) => location.search.includes('present=1') === on", presenting),
+          f"presentation mode {'on' if presenting else 'off'}")
+
+
+def opened(page, link, heading: str) -> None:
+    """Click ``link`` until the page headed ``heading`` is on screen."""
+    shown = lambda: page.locator("[data-testid='stMain']").filter(has_text=heading).count() > 0  # noqa: E731
+    again(page, link.click, shown, f"the page headed {heading!r} opened", within_ms=60_000)
 
 
 HEADINGS = {"Watch": "Watch an algorithm learn", "Design": "Design an instance", "Compare": "Compare algorithms",
@@ -222,7 +248,7 @@ def choose_file(page, path, said: str) -> None:
 
 def test_a_rejected_upload_shows_its_own_message(new_context, server, screenshot, tmp_path):
     page = open_at(new_context, server, f"design?preset=default&alg=pareto_ucb1&{SMALL}", LAPTOP)
-    page.get_by_role("tab", name="Import JSON").click()
+    choose_tab(page, "Import JSON")
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"kind": "means", "means": [[0.5, "x"], [0.1, 0.2]]}))
     choose_file(page, bad, "Upload not loaded")
@@ -266,12 +292,12 @@ def test_sidebar_and_captions_show_the_setting_just_made(new_context, server, sc
     wait_text(page, ", seed 7", ".js-plotly-plot .gtitle")
     screenshot(page, "journey_sidebar_after_run")
     go(page, "Design")
-    page.get_by_role("tab", name="Generate").click()
+    choose_tab(page, "Generate")
     page.get_by_label("arms K").fill("8")
     page.get_by_label("objectives L").fill("3")
     page.get_by_label("objectives L").press("Tab")
-    page.get_by_role("button", name="Generate").click()
-    page.wait_for_function("() => location.search.includes('gen=')")
+    generated = holds_in_page(page, "() => location.search.includes('gen=')")
+    press(page, page.get_by_role("button", name="Generate"), generated, "the generated instance")
     settle(page)
     assert "8 arms, 3 objectives" in sidebar(page)
     name = "uniform box K=8 L=3 seed=0"  # the generated instance's name
@@ -311,7 +337,7 @@ def test_learn_steps_three_and_five(new_context, server, screenshot):
     learn_boxes_at_2000(page)
     settle(page)
     screenshot(page, "journey_learn_boxes_2000")
-    page.get_by_text("5 Pareto regret", exact=True).click()
+    choose_radio(page, "5 Pareto regret")
     wait_text(page, "grows ever more slowly", "[data-testid='stMarkdown']")
     pick(page, "Try it: pick an arm", "arm 9")
     wait_text(page, "arm 9 is dominated", "h3")
@@ -325,8 +351,8 @@ def test_a_large_comparison_shows_progress_and_can_be_cancelled(new_context, ser
     page = open_at(new_context, server, "compare?preset=mol_ts_2d&alg=mol_ts&T=100000&seed=0", LAPTOP)
     page.get_by_label("Seeds (runs per algorithm)").fill("100")
     page.get_by_label("Horizon T").fill("100000")
-    page.get_by_role("button", name="Run the comparison").click()
     bar = page.locator("[data-testid='stProgress']")
+    press(page, page.get_by_role("button", name="Run the comparison"), lambda: bar.count() > 0, "the large comparison")
     page.wait_for_function("() => /[0-9]+ \\/ [0-9]+ runs, [1-9]/.test(document.body.innerText)", timeout=90_000)
     assert "s left" in bar.inner_text() or "runs" in bar.inner_text()
     screenshot(page, "journey_compare_large_running")
@@ -367,7 +393,7 @@ def checked(page, label: str) -> bool:
 
 def learn_boxes_at_2000(page) -> None:
     """Learn's step 3 with its slider at the end (2,000 rounds)."""
-    page.get_by_text("3 Confidence boxes", exact=True).click()
+    choose_radio(page, "3 Confidence boxes")
     rerun_done(page)
     slider = page.get_by_role("slider").first
     slider.wait_for()
@@ -392,27 +418,25 @@ def watch_kept(page) -> None:
 
 
 def design_choices(page) -> None:
-    page.get_by_text("3D", exact=True).click()
+    choose_radio(page, "3D")
     rerun_done(page)
-    page.get_by_role("tab", name="Generate").click()
+    choose_tab(page, "Generate")
     rerun_done(page)
 
 
 def design_kept(page) -> None:
     assert selected_tab(page) == "Generate"
-    page.get_by_role("tab", name="Papers' presets").click()
+    choose_tab(page, "Papers' presets")
     settle(page)
     assert checked(page, "3D")
 
 
 def compare_choices(page) -> None:
     page.get_by_label("Seeds (runs per algorithm)").fill("2")
-    page.get_by_role("button", name="Run the comparison").click()
-    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=90_000)
-    settle(page)
-    page.get_by_text("log rounds", exact=True).click()
+    ran_comparison(page)
+    choose_radio(page, "log rounds")
     rerun_done(page)
-    page.get_by_role("tab", name="Estimated fronts over seeds").click()
+    choose_tab(page, "Estimated fronts over seeds")
     rerun_done(page)
 
 
@@ -420,13 +444,13 @@ def compare_kept(page) -> None:
     page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=30_000)
     assert selected_tab(page) == "Estimated fronts over seeds"
     assert page.get_by_label("Seeds (runs per algorithm)").input_value() == "2"
-    page.get_by_role("tab", name="Regret curves").click()
+    choose_tab(page, "Regret curves")
     settle(page)
     assert checked(page, "log rounds")
 
 
 def papers_choices(page) -> None:
-    page.get_by_text("46", exact=True).click()
+    choose_radio(page, "46")
     rerun_done(page)
     seeds = page.get_by_label("Seeds").first
     seeds.fill("2")
@@ -543,12 +567,12 @@ def page_is_clean(page, name: str) -> None:
 def test_every_page_on_an_instance_of_each_kind(new_context, server, screenshot, preset):
     name = banditviz.preset(preset).name
     page = open_at(new_context, server, "design?preset=default&alg=pareto_ucb1&T=300&seed=0", LAPTOP)
-    page.locator("[data-testid='stRadio']").filter(has_text="Objectives drawn").get_by_text("any", exact=True).click()
+    choose_radio(page, "any", page.locator("[data-testid='stRadio']").filter(has_text="Objectives drawn"))
     rerun_done(page)
     pick(page, "Preset", preset)
     rerun_done(page)
-    page.get_by_role("button", name="Load preset").click()
-    wait_text(page, f"Instance: {name}", "[data-testid='stSidebar']")
+    loaded = page.locator("[data-testid='stSidebar']").filter(has_text=f"Instance: {name}")
+    press(page, page.get_by_role("button", name="Load preset"), lambda: loaded.count() > 0, f"the preset {name!r}")
     settle(page)
     wait_text(page, f"Arms of {name}", "h3")
     page.wait_for_selector(FIGURE)
@@ -562,9 +586,7 @@ def test_every_page_on_an_instance_of_each_kind(new_context, server, screenshot,
     screenshot(page, f"journey_kind_{preset}_watch")
 
     go(page, "Compare")
-    page.get_by_role("button", name="Run the comparison").click()  # its defaults: the algorithms of the task
-    page.locator("[data-testid='stDataFrame']").last.wait_for(timeout=120_000)
-    settle(page)
+    ran_comparison(page)  # its defaults: the algorithms of the task
     assert page.locator(FIGURE).count() >= 1
     page_is_clean(page, name)
     screenshot(page, f"journey_kind_{preset}_compare", height=1600)
@@ -656,10 +678,10 @@ def test_presentation_mode_holds_on_every_page(new_context, server, screenshot):
     page = open_at(new_context, server, f"?preset=default&alg=pareto_ucb1&{SMALL}", FULL_HD)
     page.wait_for_selector(FIGURE)
     assert page.locator("[data-testid='stSidebar']").is_visible() and page.evaluate(SMALLEST_TEXT) <= 14
-    page.locator("[data-testid='stMain']").get_by_text("Presentation mode").click()  # Watch's toggle
+    toggled(page, page.locator("[data-testid='stMain']").get_by_text("Presentation mode"), True)  # Watch's toggle
     presenting_clean(page, PRESENTING_HEADINGS["Watch"])
     for title in ("Design", "Compare", "Papers", "Learn", "Watch"):
-        page.locator(".st-key-bv_present_bar a", has_text=title).click()  # the bar above the page
+        opened(page, page.locator(".st-key-bv_present_bar a", has_text=title), PRESENTING_HEADINGS[title])  # the bar
         presenting_clean(page, PRESENTING_HEADINGS[title])
         settle(page)
         if title != "Compare":  # (Compare draws its figures after a run; Design's 2-D preview is its arms canvas)
@@ -673,8 +695,7 @@ def test_presentation_mode_holds_on_every_page(new_context, server, screenshot):
     settle(other)
     presenting_clean(other, HEADINGS["Compare"])
     assert other.evaluate("() => window.__bvSidebarSeen") == 0  # not even for a moment while the page loaded
-    other.locator(".st-key-bv_present_bar").get_by_text("Presentation mode").click()  # and out again
-    other.wait_for_function("() => !location.search.includes('present=1')")
+    toggled(other, other.locator(".st-key-bv_present_bar").get_by_text("Presentation mode"), False)  # and out again
     settle(other)
     other.locator("[data-testid='stSidebar'] .st-key-bv_nav").wait_for(state="visible", timeout=30_000)  # back
     other.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '16px'", timeout=30_000)

@@ -9,7 +9,7 @@ import contextlib
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.steps import settle
+from tests.browser.steps import choose_radio, choose_tab, settle
 from tests.browser.test_journeys_browser import LAPTOP, open_at, run_comparison
 from tests.browser.test_watch_player import CROWDED, CUT, assert_legible_charts, contrast, rgb
 
@@ -49,7 +49,7 @@ def test_compare_charts_are_legible_on_both_tabs(new_context, server, screenshot
     page = open_at(new_context, server, "compare?preset=default&alg=pareto_ucb1&T=200&seed=0", LAPTOP)
     run_comparison(page, "gege_fc")
     assert_legible_charts(page)
-    page.get_by_role("tab", name="Sample complexity and success").click()
+    choose_tab(page, "Sample complexity and success")
     page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter("
                            "(gd) => gd.getBoundingClientRect().width > 0).length >= 2", timeout=30_000)
     assert page.get_by_text("not drawn, no run stopped: gege_fc").count() == 1
@@ -67,7 +67,7 @@ def test_papers_figures_are_legible(new_context, server, screenshot):
 def test_every_learn_step_is_legible(new_context, server, screenshot):
     page = open_at(new_context, server, "learn?preset=default&alg=pareto_ucb1&T=300&seed=0", LAPTOP)
     for step in ("1 Dominance", "2 Pareto front", "3 Confidence boxes", "4 Effective front", "5 Pareto regret"):
-        page.get_by_text(step, exact=True).click()
+        choose_radio(page, step)
         settle(page)
         page.locator(".js-plotly-plot").first.wait_for()
         assert_legible_charts(page)
@@ -93,7 +93,7 @@ def test_every_page_reads_on_a_phone(new_context, server, screenshot, path):
     steps = ("1 Dominance", "2 Pareto front", "3 Confidence boxes", "4 Effective front", "5 Pareto regret")
     for step in steps if name == "learn" else (None,):
         if step:
-            page.get_by_text(step, exact=True).click()
+            choose_radio(page, step)
             settle(page)
         if name == "design":  # its preview is the arms canvas (a 2-D fixed-means instance), not a Plotly chart
             assert_legible_canvas(page)

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from .conftest import ROOT, SHOTS, streamlit_server
-from .steps import CONTROLS, open_expander
+from .steps import CONTROLS, open_expander, press
 from .test_app_browser import FIGURE, no_exception, wait_app
 
 pytestmark = pytest.mark.browser
@@ -60,8 +60,8 @@ def test_a_plugin_algorithm_on_watch_and_compare_and_a_failing_one_named(plugin_
     wait_app(page)
     page.get_by_text("Also run these settings").wait_for()
     page.locator("textarea").fill("greedy_pareto epsilon=0.5")
-    page.get_by_role("button", name="Run the comparison").click()
-    page.get_by_text("greedy_pareto (epsilon=0.5)").first.wait_for(timeout=60_000)
+    setting = page.get_by_text("greedy_pareto (epsilon=0.5)")
+    press(page, page.get_by_role("button", name="Run the comparison"), lambda: setting.count() > 0, "the comparison")
     no_exception(page)
     page.screenshot(path=str(SHOTS / "plugin_compare.png"), full_page=True)
     page.close()

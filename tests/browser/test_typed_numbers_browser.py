@@ -14,7 +14,7 @@ import json
 import pytest
 
 import banditviz
-from tests.browser.steps import CONTROLS, again, open_expander, poll, settle
+from tests.browser.steps import CONTROLS, again, choose_tab, open_expander, poll, settle
 from tests.browser.test_journeys_browser import FIGURE, LAPTOP, PREVIEW, SMALL, open_at, query
 
 pytestmark = pytest.mark.browser
@@ -142,7 +142,7 @@ def test_design_noise_and_generator_fields_keep_typed_numbers_or_say_why_not(new
             typed(page, "sigma (Gaussian)", text, lambda: page.locator(ERROR).filter(has_text="sigma").count())
             assert link_instance(page)["sigma"] == kept
         settle(page)
-    page.get_by_role("tab", name="Generate").click()
+    choose_tab(page, "Generate")
     for label, name, whole in (("noise sigma", "sigma", False), ("arms K", "K", True)):
         for text in TYPED:
             before, value = query(page).get("gp"), float(text)
