@@ -51,30 +51,27 @@ def holds_in_page(page, condition: str, arg=None) -> Callable[[], bool]:
 CONTROLS = "Algorithm, parameters, horizon and seed"  # Watch's expander of the run's settings
 
 
+def press(page, target, done: Callable[[], object], what: str) -> None:
+    """Click ``target`` (a locator) as a person does until ``done()``: again, once the page is idle, when a rerun
+    lost the click (a fresh-clone run beside a CPU hog: a menu's option, an expander's fields never showed), and
+    never while ``done()`` holds (a second click on an expander or a toggle would undo the first)."""
+    again(page, lambda: done() or target.click(), done, what)
+
+
 def open_expander(page, label: str) -> None:
-    """Open the expander headed ``label`` as a person does: click its header, and click again, only while it is
-    closed, when the click was lost to a rerun redrawing the page (a fresh-clone run beside a CPU hog: the Seed
-    field never showed after one click); returns once it is open."""
+    """Open the expander headed ``label``."""
     header = page.locator("[data-testid='stExpander'] summary", has_text=label).first
-    is_open = lambda: bool(header.evaluate("s => s.parentElement.open"))  # noqa: E731
-    again(page, lambda: is_open() or header.click(), is_open, f"the expander {label!r} opened")
+    press(page, header, lambda: header.evaluate("s => s.parentElement.open"), f"the expander {label!r} opened")
 
 
 def choose_tab(page, name: str) -> None:
-    """Choose the tab ``name`` as a person does, again (only while it is not chosen) when a rerun lost the click."""
+    """Choose the tab ``name``."""
     tab = page.get_by_role("tab", name=name).first
-    chosen = lambda: tab.get_attribute("aria-selected") == "true"  # noqa: E731
-    again(page, lambda: chosen() or tab.click(), chosen, f"the tab {name!r} chosen")
+    press(page, tab, lambda: tab.get_attribute("aria-selected") == "true", f"the tab {name!r} chosen")
 
 
 def choose_radio(page, option: str, scope=None) -> None:
-    """Choose the radio option labelled ``option`` (within ``scope``, a locator, when two radios offer it) as a
-    person does, again (only while it is not chosen) when a rerun lost the click."""
+    """Choose the radio option labelled ``option`` (within ``scope``, a locator, when two radios offer it)."""
     label = (scope or page).get_by_text(option, exact=True).first
-    chosen = lambda: bool(label.evaluate("e => e.closest('label').querySelector('input').checked"))  # noqa: E731
-    again(page, lambda: chosen() or label.click(), chosen, f"the option {option!r} chosen")
-
-
-def press(page, button, done: Callable[[], object], what: str, within_ms: int = 90_000) -> None:
-    """Click ``button`` until ``done()``: again, once the page is idle, only when the click was lost to a rerun."""
-    again(page, button.click, done, what, within_ms=within_ms)
+    press(page, label, lambda: label.evaluate("e => e.closest('label').querySelector('input').checked"),
+          f"the option {option!r} chosen")

@@ -81,14 +81,14 @@ def go(page, title: str) -> None:
 
 def toggled(page, toggle, presenting: bool) -> None:
     """Click the presentation-mode ``toggle`` until the address bar says ``presenting``."""
-    again(page, toggle.click, holds_in_page(page, "(on) => location.search.includes('present=1') === on", presenting),
+    press(page, toggle, holds_in_page(page, "(on) => location.search.includes('present=1') === on", presenting),
           f"presentation mode {'on' if presenting else 'off'}")
 
 
 def opened(page, link, heading: str) -> None:
     """Click ``link`` until the page headed ``heading`` is on screen."""
     shown = lambda: page.locator("[data-testid='stMain']").filter(has_text=heading).count() > 0  # noqa: E731
-    again(page, link.click, shown, f"the page headed {heading!r} opened", within_ms=60_000)
+    press(page, link, shown, f"the page headed {heading!r} opened")
 
 
 HEADINGS = {"Watch": "Watch an algorithm learn", "Design": "Design an instance", "Compare": "Compare algorithms",
