@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.steps import CONTROLS, choose_radio, open_expander, press
+from tests.browser.steps import CONTROLS, choose_radio, holds_in_page, open_expander, press
 
 pytestmark = pytest.mark.browser
 
@@ -98,7 +98,8 @@ def url_holds(page, text: str, timeout_ms: int = 20_000) -> bool:
 def goto_page(page, server: str, title: str) -> None:
     page.goto(server)
     wait_app(page)
-    page.locator(".st-key-bv_nav a", has_text=title).click()
+    at = holds_in_page(page, "(path) => location.pathname.endsWith(path)", "/" + title.lower())
+    press(page, page.locator(".st-key-bv_nav a", has_text=title), at, f"the page {title!r} opened")
     wait_app(page)
 
 
