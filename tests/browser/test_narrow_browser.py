@@ -116,10 +116,11 @@ def test_a_chart_whose_fitted_texts_are_put_back_is_fitted_again(new_context):
     page = new_context(1600, 700).new_page()
     chart(page, figure([*NAMES, TOO_LONG], title=TOO_LONG), 390)
     assert poll(page, lambda: page.evaluate(CUT, "#chart") == [], 5_000), page.evaluate(CUT, "#chart")
-    page.evaluate("""([title, names]) => { const gd = document.getElementById('chart');
-      gd.layout.title.text = title; gd.data.forEach((t, i) => { t.name = names[i]; });
-      return Plotly.react(gd, gd.data, gd.layout); }""", [TOO_LONG, [*NAMES, TOO_LONG]])
-    assert page.evaluate(CUT, "#chart") != []  # put back
+    put_back = page.evaluate(f"""([title, names]) => {{ const gd = document.getElementById('chart');
+      gd.layout.title.text = title; gd.data.forEach((t, i) => {{ t.name = names[i]; }});
+      Plotly.react(gd, gd.data, gd.layout);
+      return ({CUT})('#chart'); }}""", [TOO_LONG, [*NAMES, TOO_LONG]])
+    assert put_back != []  # drawn cut, read in the same task as the redraw (narrow.js's next look may fit it at once)
     assert poll(page, lambda: page.evaluate(CUT, "#chart") == [], 5_000), page.evaluate(CUT, "#chart")
 
 
