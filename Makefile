@@ -10,9 +10,10 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 LOCK := requirements.lock
-# every test: on two workers (a test file per worker at a time), then the load tests alone (they measure the server)
+# every test: on two workers (a test file per worker at a time; the 20 slowest named at the end), then the load tests
+# alone (they measure the server)
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider --timeout=900
-TEST := $(PY) -m ruff check . && $(PYTEST) -n 2 --dist loadfile -m "not load" && $(PYTEST) -m load
+TEST := $(PY) -m ruff check . && $(PYTEST) -n 2 --dist loadfile -m "not load" --durations=20 && $(PYTEST) -m load
 PORT ?= 8501
 
 .PHONY: run serve test install install-test chromium nginx lint bench lock clean

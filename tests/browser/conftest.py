@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.steps import again, holds_in_page
+from tests.browser.steps import IDLE, again, holds_in_page
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -228,8 +228,8 @@ def failure_shots(test: str, pages: list) -> None:
         path = FAILURES / f"{test}_{i}.png"
         try:
             page.screenshot(path=str(path), timeout=10_000)
-            running = page.locator("[data-testid='stStatusWidget']").count()
-            print(f"{test}: page {i} at {page.url} ({'a script running' if running else 'idle'}) saved as {path}")
+            idle = page.evaluate(IDLE)
+            print(f"{test}: page {i} at {page.url} ({'idle' if idle else 'a script running'}) saved as {path}")
         except Exception as exc:  # a page that closed or hung: the test's own error says more
             print(f"{test}: page {i} could not be saved ({exc.__class__.__name__})")
 

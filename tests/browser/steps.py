@@ -8,6 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 POLL_MS = 250
+# No script run is in progress. Streamlit marks its app with the run's state as soon as the server says a run started
+# ("running"), while its status widget shows only half a second later: a wait on the widget alone passed during a
+# run's first half second (a fresh clone's Papers test waited 30 s for a radio its page had not yet drawn).
+IDLE = """() => document.querySelector('[data-test-script-state]')?.dataset.testScriptState === 'notRunning'
+  && !document.querySelector('[data-testid="stStatusWidget"]')"""
 
 
 def settle(page, timeout: float = 90_000) -> None:
@@ -15,7 +20,7 @@ def settle(page, timeout: float = 90_000) -> None:
     in progress."""
     page.wait_for_function("() => document.querySelectorAll('.st-key-bv_nav a, .st-key-bv_present_bar a').length === 5",
                            timeout=timeout)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    page.wait_for_function(IDLE, timeout=timeout)
 
 
 def poll(page, holds: Callable[[], object], within_ms: int) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.steps import CONTROLS, choose_radio, holds_in_page, open_expander, press
+from tests.browser.steps import CONTROLS, IDLE, choose_radio, holds_in_page, open_expander, press
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ FIGURE_FRAMES = ("() => { const f = document.querySelector('.js-plotly-plot')?._
 def wait_app(page) -> None:
     """Wait until the script has finished and the page is quiet (no running indicator)."""
     page.wait_for_selector(".st-key-bv_nav", timeout=60_000)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
 
 
 def no_exception(page) -> None:

@@ -22,7 +22,7 @@ from banditviz import figures
 from banditviz.figures.objective_space import CUT_LABEL
 from banditviz_app import runs, state
 from tests.browser import drawn
-from tests.browser.steps import CONTROLS, open_expander, settle
+from tests.browser.steps import CONTROLS, IDLE, open_expander, settle
 from tests.browser.test_journeys_browser import pick
 
 pytestmark = pytest.mark.browser
@@ -30,7 +30,6 @@ pytestmark = pytest.mark.browser
 LAPTOP = {"width": 1366, "height": 768}
 CHART = ".st-key-bv_watch .js-plotly-plot"
 READY = "() => { const p = window.__bv && window.__bv.players.bv_watch; return !!(p && p.n); }"
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 # What the page says about the round on screen: the explanation, the per-arm table, the bar's label and slider.
 ON_SCREEN = """() => {
   const ex = document.querySelector('.bv-explain'), tb = document.querySelector('.bv-table tbody');

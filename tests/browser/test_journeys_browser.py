@@ -14,6 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import banditviz
 from tests.browser.steps import (
     CONTROLS,
+    IDLE,
     again,
     choose_radio,
     choose_tab,
@@ -376,9 +377,9 @@ def test_a_large_comparison_shows_progress_and_can_be_cancelled(new_context, ser
 
 # ---------------------------------------------------------------------- every page keeps what the user set
 def rerun_done(page) -> None:
-    """After a click that reruns the script: wait for the run to start (its status widget), then to end."""
+    """After a click that reruns the script: wait for the run to start, then to end."""
     try:
-        page.wait_for_selector("[data-testid='stStatusWidget']", timeout=2_000)
+        page.wait_for_function(f"() => !({IDLE})()", timeout=2_000)
     except PlaywrightTimeout:
         pass  # the run was quicker than the status widget
     settle(page)

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.steps import IDLE
 from tests.browser.test_drawn_state import assert_one_round, computed
-from tests.browser.test_watch_player import CHART, FAMILIES, IDLE, SLIDER, STATE, fitted_boxes
+from tests.browser.test_watch_player import CHART, FAMILIES, SLIDER, STATE, fitted_boxes
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 768, "height": 1024}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.steps import poll
+from tests.browser.steps import IDLE, poll
 from tests.browser.test_journeys_browser import pick
 
 pytestmark = pytest.mark.browser
@@ -42,7 +42,6 @@ DRAWN_WHOLE = """(i) => {
     JSON.stringify(at(gd.data[t], k)) === JSON.stringify(v)));
 }"""
 EXPLAIN = "() => document.querySelector('.bv-explain').innerText"
-IDLE = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 TABLE = "() => document.querySelector('.bv-table tbody').innerText"
 # Records, independently of the player, when the animated chart (one holding frames: not the instance's preview drawn
 # while the run computes) is first drawn and when its drawn data first changes (performance.now()).
@@ -596,7 +595,7 @@ LAYOUT_BOXES = """() => {
 }"""
 # The app is idle and the player has fitted the chart: the layout for its width and height is drawn.
 FITTED = r"""() => {
-  if (document.querySelector('[data-testid="stStatusWidget"]')) return false;  // a rerun may replace the chart
+  if (!(""" + IDLE + r""")()) return false;  // a rerun may replace the chart
   const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), L = gd && gd.layout.meta.bv.layouts;
   if (!L) return false;  // every Watch figure carries its layouts: without them, a chart being replaced
   if (Math.abs(gd.getBoundingClientRect().width - gd._fullLayout.width) > 1) return false;  // not yet resized
