@@ -10,7 +10,7 @@ Instances (all objectives maximised):
 The pure-LP references (one LP per Pareto arm for the mask, one LP per arm for the gap, 002 §2.4-2.5)
 take seconds to minutes at K = 1000, so they are timed on a random subset of ``--lp-subset`` arms and
 extrapolated linearly to all arms (the printout says so); the subset's answers are also checked
-against the fast path.  Then the per-round cost of a contextual run (K = 50, L = 4) is measured, and
+against the fast path.  Then the per-round cost of contextual runs (K = 50, L = 4 and K = 100, L = 8) is measured, and
 finally moocore (``pareto_mask``, ``hypervolume``) against the numpy code it replaced, as ratios.
 """
 
@@ -121,8 +121,18 @@ def main() -> None:
                   f"{t_gap / times['effective_gap']:7.1f}x faster (extrapolated from "
                   f"{min(args.lp_subset, K)} of {K} arms; max |gap - LP| on them = {err:.1e})\n")
 
-    # contextual per-round costs (002 §6 preset: K = 50, d = 5, L = 4, contexts in the unit ball)
-    Kc, d, L, T = 50, 5, 4, 300
+    # contextual per-round costs: 002 §6's preset (K = 50, d = 5, L = 4) and Fig. 10's (K = 100, d = 10, L = 8), whose
+    # estimates' effective front a Watch run draws at each snapshot
+    contextual_rounds(rng, 50, 5, 4, 300)
+    contextual_rounds(rng, 100, 10, 8, 60)
+    moocore_ratios(rng, args.repeat)
+    small_front_ratios(rng)
+    weight_region_ratios(rng)
+
+
+def contextual_rounds(rng: np.random.Generator, Kc: int, d: int, L: int, T: int) -> None:
+    """Per-call costs on T rounds of fresh contexts in the unit ball (unit-norm theta columns), against one pure LP
+    per arm or per Pareto arm."""
     theta = rng.normal(size=(d, L))
     theta /= np.linalg.norm(theta, axis=0)
     rounds = []
@@ -142,7 +152,7 @@ def main() -> None:
             cs.append(time.process_time() - c0)
         return 1e3 * float(np.mean(ts)), 1e3 * float(np.median(ts)), 1e3 * float(np.mean(cs))
 
-    print(f"contextual rounds: K = {Kc}, L = {L}, {T} rounds "
+    print(f"contextual rounds: K = {Kc}, d = {d}, L = {L}, {T} rounds "
           "(ms per call: wall mean / wall median / CPU mean)")
     for label, fn in [
         ("effective_gap_of, random arm", lambda mu, a, c: pp.effective_gap_of(mu, a)),
@@ -154,9 +164,6 @@ def main() -> None:
     ]:
         mean, med, cpu = per_call(fn)
         print(f"  {label:<32s}{mean:8.2f} / {med:.2f} / {cpu:.2f}")
-    moocore_ratios(rng, args.repeat)
-    small_front_ratios(rng)
-    weight_region_ratios(rng)
 
 
 # ---------------------------------------------------------------------- moocore against the code it replaced

@@ -186,34 +186,6 @@ def _certify_out(U: np.ndarray, idx: np.ndarray, hull: ConvexHull, dirs: np.ndar
     return out
 
 
-def _certify_out_pairs(U: np.ndarray, idx: np.ndarray, support: np.ndarray, tol_abs: float,
-                       err: float) -> np.ndarray:
-    """Arms U[idx] certified outside C* by a dominating mixture of two support points (a feasible LP
-    point): for each pair (b, c) the lambdas with lambda b + (1 - lambda) c >= mu_a form an interval,
-    and the total slack is linear in lambda, so the best lambda is an end of it."""
-    n, L = support.shape
-    out = np.zeros(idx.size, dtype=bool)
-    if idx.size == 0 or n < 2:
-        return out
-    A = support[:, None, :] - support[None, :, :]  # (n, n, L): b - c
-    sA = A.sum(axis=2)
-    step = max(1, 2**21 // (n * n * L))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for s in range(0, idx.size, step):
-            X = U[idx[s:s + step]]
-            R = X[:, None, None, :] - support[None, None, :, :]  # (m, 1, n, L): mu_a - c
-            ratio = R / A[None]
-            lo = np.maximum(0.0, np.where(A[None] > 0, ratio, -np.inf).max(axis=3))
-            hi = np.minimum(1.0, np.where(A[None] < 0, ratio, np.inf).min(axis=3))
-            flat_ok = ~((A[None] == 0) & (R > 0)).any(axis=3)
-            lam = np.where(sA[None] > 0, hi, lo)
-            lam = np.where(flat_ok & (lo <= hi), lam, np.nan)
-            slack = lam[..., None] * A[None] - R  # (m, n, n, L)
-            ok = (slack.min(axis=3) >= -err) & (slack.sum(axis=3) > tol_abs + L * err)
-            out[s:s + step] = ok.reshape(ok.shape[0], -1).any(axis=1)
-    return out
-
-
 @lru_cache(maxsize=16)
 def _directions(L: int) -> np.ndarray:
     """Non-zero 0/1 vectors of length L, the all-ones vector first, then by decreasing support."""
@@ -268,7 +240,7 @@ def _effective_unique(U: np.ndarray, tol_abs: float) -> np.ndarray:
         member[rest[verdict == 1]] = True
         decided[rest[verdict >= 0]] = True
     elif rest.size and rest.size * support.shape[0] ** 2 * L <= _PAIR_WORK:
-        decided[rest[_certify_out_pairs(U, rest, support, tol_abs, err)]] = True
+        decided[rest[kernels.pairs_certify_out(U, rest, support, tol_abs, err)]] = True
     for a in np.flatnonzero(~decided):
         member[a] = _slack_lp(np.vstack([support, U[a]]), U[a]) <= tol_abs
     return member

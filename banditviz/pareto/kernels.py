@@ -307,6 +307,54 @@ def pair_beats(U: np.ndarray, a: int, b: int, c: int, tol_abs: float, err: float
 
 
 @numba.njit(cache=True)
+def pairs_certify_out(U: np.ndarray, idx: np.ndarray, support: np.ndarray, tol_abs: float, err: float) -> np.ndarray:
+    """Which rows U[idx] are beaten, beyond the tolerance, by a mixture of two ``support`` rows (an explicit point of
+    MOL-TS Def. 5's LP, so outside C*): for each pair (b, c) the lambdas with lambda u_b + (1 - lambda) u_c >= u_a
+    form an interval and the total slack is linear in lambda, so the best lambda is an end of it (`_end_beats`).
+    Each row stops at its first certifying pair."""
+    out = np.zeros(idx.size, dtype=np.bool_)
+    n = support.shape[0]
+    for i in range(idx.size):
+        x = U[idx[i]]
+        for b in range(n):
+            for c in range(n):
+                if _end_beats(support, x, b, c, tol_abs, err):
+                    out[i] = True
+                    break
+            if out[i]:
+                break
+    return out
+
+
+@numba.njit(cache=True)
+def _end_beats(support: np.ndarray, x: np.ndarray, b: int, c: int, tol_abs: float, err: float) -> bool:
+    """Does the mixture of rows b and c at the end of its feasible interval with the larger total slack (the upper
+    end when sum(u_b - u_c) > 0) beat ``x`` by at least -err in every objective and by more than tol_abs + L err in
+    total (margins for the rounding of these sums)?"""
+    L = support.shape[1]
+    lo, hi, rise = 0.0, 1.0, 0.0
+    for j in range(L):
+        diff = support[b, j] - support[c, j]
+        need = x[j] - support[c, j]
+        rise += diff
+        if diff > 0:
+            lo = max(lo, need / diff)
+        elif diff < 0:
+            hi = min(hi, need / diff)
+        elif need > 0:
+            return False
+    if not lo <= hi:
+        return False
+    lam = hi if rise > 0 else lo
+    low, total = np.inf, 0.0
+    for j in range(L):
+        slack = lam * (support[b, j] - support[c, j]) - (x[j] - support[c, j])
+        low = min(low, slack)
+        total += slack
+    return low >= -err and total > tol_abs + L * err
+
+
+@numba.njit(cache=True)
 def settled_gap(U: np.ndarray, target: np.ndarray, W: np.ndarray, err: float) -> tuple[float, float]:
     """(lower bound, gap) when the Pareto-gap lower bound and the weights' upper bound settle the effective gap of
     ``target`` up to the rounding margin ``err`` (gap NaN when they do not): 0 when the upper bound is <= err, else the

@@ -465,6 +465,36 @@ def test_worked_example_2_5():
     np.testing.assert_array_equal(pp.upper_hull_2d(mu), [1, 0])
 
 
+def _best_pair_slack(b: np.ndarray, c: np.ndarray, x: np.ndarray) -> float:
+    """max over lambda in [0, 1] of sum(lambda b + (1 - lambda) c - x) with every term >= 0 (linprog); -inf if none."""
+    res = linprog([-(b - c).sum()], A_ub=-(b - c)[:, None], b_ub=c - x, bounds=[(0.0, 1.0)], method="highs")
+    return -res.fun + (c - x).sum() if res.status == 0 else -np.inf
+
+
+def test_pair_certificates_are_the_best_two_arm_mixtures():
+    """`kernels.pairs_certify_out` certifies a row out of C* iff the best mixture of some two arms beats it by more
+    than tol + L err in total (a one-variable LP per pair, linprog), and every row it certifies has an LP slack over
+    all arms above the tolerance (MOL-TS Def. 5); a kernel that stops at the first arm b of a row fails it. Hand
+    case: (0.5, 0.5, 0.4) against (1, 0, 1) and (0, 1, 1), whose only dominating mixture (lambda = 1/2) ties it in two
+    objectives and beats it by 0.6 in the third (a kernel asking more than err in every objective fails it)."""
+    U = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.5, 0.5, 0.4]])
+    assert kernels.pairs_certify_out(U, np.array([2]), U[:2], 1e-9, round_err(U)).tolist() == [True]
+    rng = np.random.default_rng(7)
+    certified = 0
+    for _ in range(60):
+        U = rng.normal(size=(int(rng.integers(4, 12)), int(rng.integers(3, 9))))
+        tol, err = 1e-9 * max(1.0, np.abs(U).max()), round_err(U)
+        idx = np.arange(len(U))
+        got = kernels.pairs_certify_out(U, idx, U, tol, err)
+        want = [any(_best_pair_slack(U[b], U[c], U[a]) > tol + U.shape[1] * err
+                    for b in range(len(U)) for c in range(len(U))) for a in idx]
+        assert got.tolist() == want
+        for a in np.flatnonzero(got):
+            assert effective._slack_lp(U, U[a]) > tol
+        certified += int(got.sum())
+    assert certified > 100  # the check is not vacuous
+
+
 def test_midpoint_face_point_is_effective():
     """MOL-TS Def. 5: a non-vertex point of an efficient face is in C*."""
     mu = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]])
