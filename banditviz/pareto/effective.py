@@ -98,6 +98,17 @@ def _slack_lp(points: np.ndarray, target: np.ndarray) -> float:
                               np.zeros(n + L), np.full(n + L, np.inf))
 
 
+@numba.njit(cache=True)
+def slack_value(points, target):
+    """The optimum of the slack LP (`_slack_lp`) by the compiled simplex (`simplex.slack_value`), or by HiGHS (object
+    mode) if it fails."""
+    slack = simplex.slack_value(points, target)
+    if np.isnan(slack):
+        with numba.objmode(slack="float64"):
+            slack = _slack_lp(points, target)
+    return slack
+
+
 def _effective_mask_lp(means, tol: float = 1e-9) -> np.ndarray:
     """Reference: one additive-DEA slack LP per Pareto arm over the Pareto arms (MOL-TS Def. 5).
 

@@ -10,7 +10,7 @@ from banditviz._contexts import CONTEXTS, draw_contexts, linear_predictions
 from banditviz.algorithms._contextual_loop import MOLLoop
 from banditviz.algorithms._linear_loop import MOL_EPS_GREEDY_RULE, MOL_TS_RULE
 from banditviz.algorithms.estimators import quadratic_forms
-from banditviz.algorithms.molts.front import EffectiveFrontSampler, draw_effective, slack_lp
+from banditviz.algorithms.molts.front import EffectiveFrontSampler, draw_effective
 from banditviz.algorithms.molts.sampling import optimistic_scores
 from banditviz.instances import random_contextual
 from banditviz.pareto import effective, pareto_mask, simplex, unique_rows
@@ -145,33 +145,42 @@ def test_numbas_generator_draws_numpys_normals_and_permutations():
 
 
 def _degenerate_cases(rng):
-    """Random, rounded (ties), duplicated rows, points on a plane (a flat front) and single arms."""
-    for i in range(400):
-        K, L = int(rng.integers(1, 30)), int(rng.integers(2, 7))
-        yield [rng.normal(size=(K, L)), np.round(rng.uniform(0, 1, (K, L)), 1),
-               np.vstack([rng.normal(size=(K, L))] * 2), rng.dirichlet(np.ones(L), size=K) * 3,
-               rng.normal(size=(1, L))][i % 5]
+    """Random, rounded (ties), duplicated rows, points on a plane (a flat front), single arms and half-step grids (ties
+    and degenerate vertices), at magnitudes from 1e-4 to 1e6."""
+    for i in range(600):
+        K, L = int(rng.integers(1, 30)), int(rng.integers(2, 9))
+        mu = [rng.normal(size=(K, L)), np.round(rng.uniform(0, 1, (K, L)), 1),
+              np.vstack([rng.normal(size=(K, L))] * 2), rng.dirichlet(np.ones(L), size=K) * 3,
+              rng.normal(size=(1, L)), np.round(rng.normal(size=(K, L)) * 2) / 2][i % 6]
+        yield mu * [1e-4, 1e-2, 1.0, 1e3, 1e6][i // 6 % 5]
 
 
 def _agrees(gap, slack) -> bool:
-    """``gap(U, target)`` and ``slack(U, r)`` equal HiGHS's optima to 1e-9 on `_degenerate_cases`."""
+    """``gap(U, target)`` and ``slack(U, r)`` equal HiGHS's optima to 1e-9 max(1, max |U|) on `_degenerate_cases`
+    (NaN, no answer, disagrees)."""
     rng = np.random.default_rng(0)
     for mu in _degenerate_cases(rng):
         U = unique_rows(mu[pareto_mask(mu)])[0]
+        tol = 1e-9 * max(1.0, np.abs(U).max())
         for a in range(min(len(mu), 4)):
-            if abs(gap(U, mu[a]) - effective._gap_lp(U, mu[a])) > 1e-9:
+            if not abs(gap(U, mu[a]) - effective._gap_lp(U, mu[a])) <= tol:
                 return False
         for r in range(min(len(U), 4)):
-            if abs(slack(U, r) - slack_lp(U, r)) > 1e-9:
+            if not abs(slack(U, r) - effective._slack_lp(U, U[r])) <= tol:
                 return False
     return True
 
 
-def test_simplex_equals_highs_on_random_and_degenerate_inputs():
-    """Both LPs; the broken variant, the best single arm instead of the best mixture (the Pareto gap; no slack), is
-    rejected."""
+def test_simplex_equals_highs_on_random_and_degenerate_inputs(monkeypatch):
+    """Both LPs, at every magnitude. Rejected: the best single arm instead of the best mixture (the Pareto gap; no
+    slack), and the LPs solved on the data as given (not scaled to magnitude ~1), which ended at a wrong optimum or
+    at none on degenerate inputs of magnitude 1e-4 or 1e6."""
     assert _agrees(lambda U, t: max(simplex.gap_value(U, t), 0.0), lambda U, r: simplex.slack_value(U, U[r]))
     assert not _agrees(lambda U, t: max(0.0, (U - t).min(axis=1).max()), lambda U, r: 0.0)
+    monkeypatch.setattr(simplex, "unit_exponent", lambda U, t: 0)
+    assert not _agrees(lambda U, t: max(simplex.gap_value.py_func(U, t), 0.0),
+                       lambda U, r: effective._slack_lp(U, U[r]))
+    assert not _agrees(lambda U, t: effective._gap_lp(U, t), lambda U, r: simplex.slack_value.py_func(U, U[r]))
 
 
 def test_compiled_draw_of_the_effective_front_equals_the_python_sampler():

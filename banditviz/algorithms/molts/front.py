@@ -17,7 +17,8 @@ cheapest first: the pair test costs |P|^2 L, the bank 256 |P| L):
   objectives), which the bank misses (178 -> 29 LPs in 1,000 rounds of the main preset, same draws);
 * for L = 3, the region of supporting weights on the weight triangle (`pareto.weight_region`), which proposes an in
   or an out certificate of the same kinds and leaves only a rounding band undecided;
-* otherwise the LP itself, solved by the compiled simplex of `pareto.simplex` (HiGHS, `slack_lp`, if it fails).
+* otherwise the LP itself, solved by the compiled simplex of `pareto.simplex` (HiGHS if it fails:
+  `pareto.effective.slack_value`).
 
 Reuse between rounds: the contexts and the samples are fresh every round, so no front carries over; only the
 fixed weight bank (256 Dirichlet(1) weights) is reused.  Adding the dual weights of earlier rounds' LPs to the
@@ -35,22 +36,11 @@ import numba
 import numpy as np
 
 from ... import pareto
-from ...pareto import kernels, lp, simplex, weight_region
+from ...pareto import kernels, weight_region
+from ...pareto.effective import slack_value
 
 TOL = 1e-9
 BANK = 256
-
-
-def slack_lp(U: np.ndarray, a: int) -> float:
-    """Additive-DEA slack LP (MOL-TS Def. 5): max 1's s.t. sum_b beta_b u_b - s = u_a, beta in the simplex, s >= 0."""
-    n, L = U.shape
-    A_eq = np.zeros((L + 1, n + L))
-    A_eq[:L, :n] = U.T
-    A_eq[:L, n:] = -np.eye(L)
-    A_eq[L, :n] = 1.0
-    b_eq = np.append(U[a], 1.0)
-    return -lp.minimise(np.concatenate([np.zeros(n), -np.ones(L)]), A_eq, b_eq, b_eq, np.zeros(n + L),
-                              np.full(n + L, np.inf))
 
 
 class EffectiveFrontSampler:
@@ -74,7 +64,7 @@ class EffectiveFrontSampler:
             if verdict >= 0:
                 return bool(verdict)
         self.lps += 1
-        return slack_of(U, a) <= tol_abs
+        return slack_value(U, U[a]) <= tol_abs
 
     def draw(self, vectors: np.ndarray, rng: np.random.Generator) -> int:
         """An arm uniform over the effective front: the first effective arm of a random order of the Pareto front.
@@ -97,16 +87,6 @@ _margin = numba.njit(cache=True)(pareto.margin)
 
 
 @numba.njit(cache=True)
-def slack_of(U, a):
-    """The optimum of `slack_lp` by the compiled simplex (`pareto.simplex`), or by HiGHS (object mode) if it fails."""
-    slack = simplex.slack_value(U, U[a])
-    if np.isnan(slack):
-        with numba.objmode(slack="float64"):
-            slack = slack_lp(U, a)
-    return slack
-
-
-@numba.njit(cache=True)
 def _is_effective(U, a, bank, tol_abs, err):
     """`EffectiveFrontSampler.is_effective`, compiled."""
     if kernels.pair_mixture_dominates(U, a, tol_abs, err):
@@ -119,7 +99,7 @@ def _is_effective(U, a, bank, tol_abs, err):
         verdict = weight_region.effective_by_region(U, a, tol_abs, err)
         if verdict >= 0:
             return verdict == 1
-    return slack_of(U, a) <= tol_abs
+    return slack_value(U, U[a]) <= tol_abs
 
 
 @numba.njit(cache=True)
