@@ -82,6 +82,7 @@ class BatchedIdentifier(Algorithm):
         self.events: list[str] = []
         self.event_round = 0
         self._queue: list[int] = []
+        self._planned = 0
         self._pos = 0
         self._closed: tuple[int, int, int] | None = None  # (batch, size, last arm) of the last closed batch
 
@@ -93,7 +94,7 @@ class BatchedIdentifier(Algorithm):
     def update(self, arm: int, reward: np.ndarray) -> None:
         self._buf[self._pos] = reward
         self._pos += 1
-        if self._pos == self._size:
+        if self._pos == self._size and self._size == self._planned:
             arms = self._arms
             self.counts += np.bincount(arms, minlength=self.K)
             self._closed = (self.batch, self._size, int(arms[-1]))
@@ -120,23 +121,27 @@ class BatchedIdentifier(Algorithm):
         if self._pos > 0 and not self.done:
             counts = counts + np.bincount(self._arms[:self._pos], minlength=self.K)
             last = self._queue[self._pos - 1]
-            events = (self.pull_sentence(last, self.batch, self._pos, self._size),) + events
+            events = (self.pull_sentence(last, self.batch, self._pos, self._planned),) + events
         elif self._closed is not None:
             batch, size, last = self._closed
             events = (self.pull_sentence(last, batch, size, size),) + events
         front = self.recommendation if self.recommendation is not None else ()
         extras = dict(self.extras)
-        extras.update(round=self.batch, pulls_in_round=self._pos, round_size=len(self._queue))
+        extras.update(round=self.batch, pulls_in_round=self._pos, round_size=self._planned)
         return RoundState(t=self.t, estimates=self.estimates.copy(), lower=self.lower.copy(),
                           upper=self.upper.copy(), status=self.status.copy(), front=tuple(front),
                           pulled=last, counts=counts.copy(), extras=extras, events=events)
 
     # ------------------------------------------------------------------ for subclasses
-    def start_batch(self, sequence: np.ndarray) -> None:
-        """Plan the next batch of pulls (a non-empty arm sequence)."""
+    def start_batch(self, sequence: np.ndarray, planned: int | None = None) -> None:
+        """Plan the next batch of pulls (a non-empty arm sequence). ``planned`` (default: the sequence's length) is
+        the batch's size when ``sequence`` is only its first pulls, those the run can still make: the run ends
+        inside the batch, which then never ends (an estimate on part of its design would be one the algorithm
+        never makes; GEGE's could not even be computed: its design's span not yet sampled)."""
         self._arms = np.asarray(sequence, dtype=np.int64)
         self._queue = self._arms.tolist()
         self._size = len(self._queue)
+        self._planned = self._size if planned is None else int(planned)
         if not self._size:
             raise RuntimeError(f"{type(self).__name__}: planned an empty batch")
         self.batch += 1

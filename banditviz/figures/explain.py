@@ -69,9 +69,9 @@ def first_estimate_round(snaps: Sequence[RoundState]) -> int | None:
     return next((s.t for s in snaps if np.isfinite(s.estimates).any()), None)
 
 
-def phase(snap: RoundState, first_estimates: int | None) -> str:
+def phase(snap: RoundState, first_estimates: int | None, horizon: int | None = None) -> str:
     """Short phase name of the algorithm at ``snap`` ("" when it has none), and "no estimates yet" while no arm
-    has an estimate."""
+    has an estimate (saying so when the first would come after the run's ``horizon``)."""
     ex = snap.extras
     text, first = "", first_estimates
     if "round_size" in ex and "round" in ex:  # a batch algorithm: its batch number is in extras["round"]
@@ -91,6 +91,8 @@ def phase(snap: RoundState, first_estimates: int | None) -> str:
         return text
     when = "no estimates yet" + (f", the first come at round {first:,}" if first is not None and first > snap.t
                                  else "")
+    if first is not None and horizon is not None and first > horizon:
+        when += f", after this run's {horizon:,} rounds"
     return f"{text}: {when}" if text else when
 
 
@@ -128,7 +130,7 @@ def meta(trace: Trace, idx: Sequence[int], rounds: Sequence[int], objectives: Se
     first = first_estimate_round(snaps)
     explain = [sentences(snaps[i], snaps[idx[n - 1]] if n else None) for n, i in enumerate(idx)]
     return {"rounds": [int(r) for r in rounds], "explain": explain,
-            "phase": [phase(snaps[i], first) for i in idx],
+            "phase": [phase(snaps[i], first, trace.horizon) for i in idx],
             "table": {"columns": columns(trace, objectives), "rows": [table(trace, int(i), objectives) for i in idx]},
             "redraw": bool(redraw)}
 
@@ -142,7 +144,7 @@ def _side(trace: Trace, idx: Sequence[int], n: int, first: int | None) -> tuple[
                 else f"Nothing new recorded since round {now.t:,}."]
     else:
         said = sentences(now, snaps[idx[n - 1]] if n else None)
-    return said, phase(now, first)
+    return said, phase(now, first, trace.horizon)
 
 
 def race_meta(a: Trace, b: Trace, ia: Sequence[int], ib: Sequence[int], rounds: Sequence[int],

@@ -338,6 +338,23 @@ def test_round_states_carry_design_and_phase() -> None:
     assert phases[:20] == ["explore"] * 20 and set(phases[20:]) == {"exploit"}
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_budget_that_ends_inside_a_batch_ends_the_run_not_the_batch(compiled: bool) -> None:
+    """GEGE (fixed confidence) with fewer rounds than its first batch: the batch is cut to the run's rounds, and
+    never ends (it used to end at the run's last pull and estimate on part of its design: an estimate GEGE never
+    makes, and a singular design matrix on the real datasets' instances, e.g. `snw` below 200 rounds)."""
+    from banditviz.figures.explain import first_estimate_round, phase
+
+    for name, T in (("snw", 100), ("default", 200)):
+        tr = bv.run(bv.preset(name), "gege_fc", T, seed=0, snapshots=4, compiled=compiled)
+        last = tr.snapshots[-1]
+        planned = last.extras["round_size"]
+        assert tr.recommendation is None and np.isnan(last.estimates).all() and planned > T
+        assert last.events[0].endswith(f"pull {T:,} of {planned:,} in this batch)")
+        said = phase(last, first_estimate_round(tr.snapshots), tr.horizon)
+        assert said.endswith(f"the first come at round {planned:,}, after this run's {T:,} rounds")
+
+
 def test_ape_incremental_matrices_equal_a_full_recomputation() -> None:
     inst = bv.preset("psi_synthetic", K=16, sigma=0.5)
     alg = drive(inst, "ape", 3000, seed=2)

@@ -90,7 +90,7 @@ class _GEGE(BatchedIdentifier):
         self.extras.update(phase="explore", design=self.weights.copy(), allocation=allocation,
                            h_r=Xt.shape[1], certificate=ratio, rounding_ratio=optimal_design.rounding_ratio(Xt, alloc),
                            active=A.copy())
-        self.start_batch(optimal_design.pull_sequence(A, alloc, limit=self.horizon))
+        self.start_batch(optimal_design.pull_sequence(A, alloc, limit=self.horizon), int(alloc.sum()))
 
     def design(self, Xt: np.ndarray) -> tuple[np.ndarray, float]:
         """G-optimal design weights over the rows of Xt and the Kiefer-Wolfowitz ratio (LinPSI Sec. 2.2, eq. (4))."""
