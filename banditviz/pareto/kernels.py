@@ -285,16 +285,7 @@ def pair_mixture_dominates(U: np.ndarray, a: int, tol_abs: float, err: float) ->
 def pair_beats(U: np.ndarray, a: int, b: int, c: int, tol_abs: float, err: float) -> bool:
     """Does the candidate mixture of rows b and c (`pair_mixture_dominates`) beat row a beyond the tolerance?"""
     L = U.shape[1]
-    lo, hi = 0.0, 1.0
-    for j in range(L):
-        diff = U[b, j] - U[c, j]
-        need = U[a, j] - U[c, j]
-        if diff > 0:
-            lo = max(lo, need / diff)
-        elif diff < 0:
-            hi = min(hi, need / diff)
-        elif need > 0:
-            return False
+    lo, hi, _ = _interval(U[b], U[c], U[a])
     if not lo < hi:
         return False
     beta = (lo + hi) / 2
@@ -304,6 +295,24 @@ def pair_beats(U: np.ndarray, a: int, b: int, c: int, tol_abs: float, err: float
         low = min(low, slack)
         total += slack
     return low > err and total > tol_abs + L * err
+
+
+@numba.njit(cache=True)
+def _interval(u_b: np.ndarray, u_c: np.ndarray, x: np.ndarray) -> tuple[float, float, float]:
+    """The betas in [0, 1] with beta u_b + (1 - beta) u_c >= x in every objective, as (lo, hi) (lo > hi: none), and
+    sum(u_b - u_c), the slope of the mixture's total in beta."""
+    lo, hi, rise = 0.0, 1.0, 0.0
+    for j in range(x.size):
+        diff = u_b[j] - u_c[j]
+        need = x[j] - u_c[j]
+        rise += diff
+        if diff > 0:
+            lo = max(lo, need / diff)
+        elif diff < 0:
+            hi = min(hi, need / diff)
+        elif need > 0:
+            return 1.0, 0.0, rise
+    return lo, hi, rise
 
 
 @numba.njit(cache=True)
@@ -332,17 +341,7 @@ def _end_beats(support: np.ndarray, x: np.ndarray, b: int, c: int, tol_abs: floa
     end when sum(u_b - u_c) > 0) beat ``x`` by at least -err in every objective and by more than tol_abs + L err in
     total (margins for the rounding of these sums)?"""
     L = support.shape[1]
-    lo, hi, rise = 0.0, 1.0, 0.0
-    for j in range(L):
-        diff = support[b, j] - support[c, j]
-        need = x[j] - support[c, j]
-        rise += diff
-        if diff > 0:
-            lo = max(lo, need / diff)
-        elif diff < 0:
-            hi = min(hi, need / diff)
-        elif need > 0:
-            return False
+    lo, hi, rise = _interval(support[b], support[c], x)
     if not lo <= hi:
         return False
     lam = hi if rise > 0 else lo
