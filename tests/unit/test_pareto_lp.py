@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from banditviz import pareto
-from banditviz.algorithms.molts import front
 from banditviz.pareto import effective, lp
 
 
@@ -72,15 +71,16 @@ def test_without_scipys_bindings_linprog_is_used(monkeypatch):
 
 
 def test_effective_gap_of_and_sampler_lp_match_the_linprog_reference(monkeypatch):
-    """The metric (`effective_gap_of`) and MOL-TS's membership LP give the same values on both paths."""
+    """The metric (`effective_gap_of`) and the slack LP (`effective._slack_lp`: MOL-TS's membership LP when the
+    compiled simplex fails, the effective front's last LPs) give the same values on both paths."""
     rng = np.random.default_rng(5)
     cases = [np.round(rng.random((int(rng.integers(3, 40)), 4)) * (3 if i % 2 else 50)) / 10 for i in range(40)]
     fast = [[pareto.effective_gap_of(mu, a) for a in range(mu.shape[0])] for mu in cases]
-    slack = [front.slack_lp(mu, 0) for mu in cases]
+    slack = [effective._slack_lp(mu, mu[0]) for mu in cases]
     reference = lp.minimise
     monkeypatch.setattr(lp, "minimise", lambda *a, **k: reference(*a, fast=False))
     assert fast == [[pareto.effective_gap_of(mu, a) for a in range(mu.shape[0])] for mu in cases]
-    assert slack == [front.slack_lp(mu, 0) for mu in cases]
+    assert slack == [effective._slack_lp(mu, mu[0]) for mu in cases]
     np.testing.assert_allclose(np.concatenate(fast), np.concatenate([effective._effective_gap_lp(mu) for mu in cases]),
                                atol=1e-9)
 
