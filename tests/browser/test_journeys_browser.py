@@ -381,7 +381,7 @@ def rerun_done(page) -> None:
     try:
         page.wait_for_function(f"() => !({IDLE})()", timeout=2_000)
     except PlaywrightTimeout:
-        pass  # the run was quicker than the status widget
+        pass  # the run ended before a look saw it
     settle(page)
 
 
