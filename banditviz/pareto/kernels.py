@@ -357,10 +357,14 @@ def _end_beats(support: np.ndarray, x: np.ndarray, b: int, c: int, tol_abs: floa
 def settled_gap(U: np.ndarray, target: np.ndarray, W: np.ndarray, err: float) -> tuple[float, float]:
     """(lower bound, gap) when the Pareto-gap lower bound and the weights' upper bound settle the effective gap of
     ``target`` up to the rounding margin ``err`` (gap NaN when they do not): 0 when the upper bound is <= err, else the
-    lower bound when the upper bound is within err of it. The weight rows are scanned only until that is known: the same
-    value as the full scan's, as 0 needs only one weight <= err and, when the lower bound exceeds err, no weight can
-    reach err. The lower bound is the Pareto gap max(0, max_b min_l (u_b - target)_l), the upper bound the least max_b
-    w.u_b - w.target over the weight rows w (MOL-TS Def. 6)."""
+    lower bound when the upper bound is within err of it. The lower bound is the Pareto gap max(0, max_b min_l (u_b -
+    target)_l), the upper bound the least max_b w.u_b - w.target over the weight rows w (MOL-TS Def. 6).
+
+    The weights are taken in order until the value is known (0 needs one weight <= err; when the lower bound exceeds
+    err, no weight can reach err), and a weight is dropped at its first row b with w.u_b - w.target above the bound
+    it must meet (`_weight_gap`): the value of the full scan, as rounding is monotone. Both bounds are the same over
+    all arms as over the Pareto rows (a dominated row scores no more than its dominator under weights >= 0, in
+    floating point too), so callers may pass every arm's means and find the front only when this does not settle."""
     n, L = U.shape
     lb = 0.0
     for b in range(n):
@@ -368,26 +372,40 @@ def settled_gap(U: np.ndarray, target: np.ndarray, W: np.ndarray, err: float) ->
         for j in range(1, L):
             m = min(m, U[b, j] - target[j])
         lb = max(lb, m)
-    ub = np.inf
+    bound, within, first = lb + err, False, 0  # within: some weight's upper bound is <= lb + err
     for k in range(W.shape[0]):
-        ub = min(ub, _support(U, W[k]) - _score(target, W[k]))
-        if ub <= err:
+        gap, first = _weight_gap(U, target, W[k], bound, first)
+        if gap <= err:
             return lb, 0.0
-        if lb > err and ub <= lb + err:
-            return lb, lb
-    return lb, lb if ub <= lb + err else np.nan
+        if gap <= bound:
+            if lb > err:
+                return lb, lb
+            within, bound = True, err  # lb is the value unless a later weight reaches err
+    return lb, lb if within else np.nan
+
+
+@numba.njit(cache=True)
+def _weight_gap(U: np.ndarray, target: np.ndarray, w: np.ndarray, bound: float, first: int) -> tuple[float, int]:
+    """(max_b w.u_b - w.target, first) when it is <= ``bound``, else (inf, the row that exceeded it), rows visited
+    from row ``first`` on (the row that exceeded the previous weight's bound most likely exceeds this one's)."""
+    n = U.shape[0]
+    s = _score(target, w)
+    best = -np.inf
+    for i in range(n):
+        b = (first + i) % n
+        v = _score(U[b], w) - s
+        if v > bound:
+            return np.inf, b
+        best = max(best, v)
+    return best, first
 
 
 @numba.njit(cache=True)
 def front_rows(mu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """`pareto.front_rows` in one call: the Pareto arms, their distinct rows U in lexicographic order, each Pareto
     arm's row of U, and max(1, max |mu|); U empty when two Pareto rows are equal (the caller's np.unique decides)."""
-    K, L = mu.shape
     front = np.flatnonzero(nondominated(mu))
-    scale = 1.0
-    for i in range(K):
-        for j in range(L):
-            scale = max(scale, abs(mu[i, j]))
+    scale = magnitude(mu)
     U = mu[front]
     row = np.zeros(len(front), dtype=np.int64)
     if len(front) > 1:
@@ -397,6 +415,16 @@ def front_rows(mu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, floa
         U = U[order]
         row[order] = np.arange(len(front))
     return front, U, row, scale
+
+
+@numba.njit(cache=True)
+def magnitude(mu: np.ndarray) -> float:
+    """max(1, max |mu|): `pareto.means.scale`, compiled."""
+    scale = 1.0
+    for i in range(mu.shape[0]):
+        for j in range(mu.shape[1]):
+            scale = max(scale, abs(mu[i, j]))
+    return scale
 
 
 @numba.njit(cache=True)

@@ -868,6 +868,43 @@ def test_gaps_of_one_compiled_call_equals_the_step_by_step_formulas(L):
         pp.gaps_of(np.zeros((3, 3)), 3)
 
 
+def _full_scan_settled_gap(U, target, W, err, bound_of=lambda lb, err: lb + err):
+    """`kernels.settled_gap` by its definition: every weight's upper bound over every row (numpy)."""
+    lb = max(0.0, float((U - target).min(axis=1).max()))
+    ub = float(((U @ W.T).max(axis=0) - W @ target).min())
+    return lb, 0.0 if ub <= err else lb if ub <= bound_of(lb, err) else np.nan
+
+
+def _settled_gap_mismatches(settled) -> int:
+    """Arms (every one of random tables, grids with ties, near-ties within the margin) where ``settled`` over every
+    arm's row, or over the distinct Pareto rows, differs from the full scan over the Pareto rows."""
+    rng = np.random.default_rng(41)
+    bad = 0
+    for i in range(150):
+        L = 3 + i % 3
+        mu = rng.normal(size=(int(rng.integers(2, 50)), L))
+        if i % 3 == 0:
+            mu = np.round(mu * 2) / 2
+        if i % 3 == 1:  # near-ties: a copy of a row nudged within the rounding margin
+            mu[-1] = mu[0] + rng.choice([-1.0, 1.0], L) * 2e-15
+        W, err = pp.gap_weights(L), round_err(mu)
+        U = pp.unique_rows(mu[pp.pareto_mask(mu)])[0]
+        for a in range(len(mu)):
+            ref = np.array(_full_scan_settled_gap(U, mu[a], W, err))
+            for rows in (mu, U):
+                bad += not np.array_equal(np.array(settled(rows, mu[a], W, err)), ref, equal_nan=True)
+    return bad
+
+
+def test_settled_gap_stops_early_with_the_full_scans_value_over_every_arm_or_the_front():
+    """The early stops (a weight dropped at its first row over the bound, the weights taken until the value is known)
+    and the bounds taken over every arm instead of the Pareto rows give the full scan's value to the bit, so
+    `gaps_of` settles the gap before finding the front. A scan that asks every weight for the margin alone (forgetting
+    the lower bound) leaves the gaps of dominated arms unsettled."""
+    assert _settled_gap_mismatches(kernels.settled_gap) == 0
+    assert _settled_gap_mismatches(lambda U, t, W, err: _full_scan_settled_gap(U, t, W, err, lambda lb, e: e)) > 100
+
+
 def test_front_rows_in_one_call_equal_the_step_by_step_ones():
     """Pareto arms, distinct rows in lexicographic order, each arm's row, scale: the compiled call's values are the
     mask's, `unique_rows`' and max(1, max |mu|); tied front rows (a grid) take the step-by-step path."""
