@@ -21,11 +21,17 @@ _EPS = 1e-12  # pivot and reduced-cost tolerance, relative to the data's magnitu
 
 @numba.njit(cache=True)
 def _pivot(T, basis, p, j):
-    """Make column j basic in row p (every other row, the objective row last included)."""
-    T[p] /= T[p, j]
+    """Make column j basic in row p (every other row, the objective row last included); element by element, with
+    no temporary row."""
+    n = T.shape[1]
+    d = T[p, j]
+    for k in range(n):
+        T[p, k] /= d
     for i in range(T.shape[0]):
-        if i != p and T[i, j] != 0.0:
-            T[i] -= T[i, j] * T[p]
+        f = T[i, j]
+        if i != p and f != 0.0:
+            for k in range(n):
+                T[i, k] -= f * T[p, k]
     basis[p] = j
 
 
@@ -96,8 +102,10 @@ def maximise(A, b, c):
     for j in range(n):
         T[m, j] = c[j]
     for i in range(m):
-        if basis[i] < n and c[basis[i]] != 0.0:
-            T[m] -= c[basis[i]] * T[i]
+        f = c[basis[i]] if basis[i] < n else 0.0
+        if f != 0.0:
+            for k in range(T.shape[1]):
+                T[m, k] -= f * T[i, k]
     if not _optimise(T, basis, n, eps, cap):
         return np.nan
     return -T[m, -1]
