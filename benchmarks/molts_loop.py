@@ -5,7 +5,9 @@ Python classes (`simulate.run(..., compiled=False)`) in the same process.
 For MOL-TS, MOL-TS (M = 1), MOL-UCB and MOL-epsilon-greedy: rounds per CPU second of `simulate.run` with the loop
 (T = 20,000) and through the Python classes (T = 2,000), medians of interleaved repeats, and the ratio. Then where a
 compiled round goes: each compiled step timed alone on this instance's contexts (the learner's state fixed at
-V^{-1} = I / 100 and theta_hat = theta, a late round), in microseconds per round.
+V^{-1} = I / 100 and theta_hat = theta, a late round), in microseconds per round. Last, the per-round metric on each
+learner's own pulls (`pareto.gaps_of_compiled`, the contexts replayed from the run's seed) against the code before
+(`_front_first_gaps`: the Pareto rows found first, every weight's support over all of them) in the same process.
 
 The machine is shared (2 cores, several users): CPU seconds, ratios in the same process. Target: >= 50,000 rounds/s.
 Usage: ``python benchmarks/molts_loop.py [--repeats 3]``.
@@ -25,7 +27,8 @@ from banditviz import pareto
 from banditviz._contexts import CONTEXTS, draw_contexts, linear_predictions
 from banditviz.algorithms.molts.front import EffectiveFrontSampler, draw_effective
 from banditviz.algorithms.molts.sampling import cholesky_lower, optimistic_scores, sample_thetas
-from banditviz.pareto import kernels
+from banditviz.environment import Environment
+from banditviz.pareto import effective, kernels
 
 LEARNERS = ["mol_ts", "mol_ts_m1", "mol_ucb", "mol_eps_greedy"]
 INSTANCE = banditviz.preset("mol_ts_main", seed=0)
@@ -80,6 +83,63 @@ def breakdown(rounds: int = 5000) -> list[tuple[str, float]]:
     return list(zip(names, base, strict=True))
 
 
+@numba.njit
+def _front_first_gaps(mu, arm, W):
+    """Reference: `pareto.gaps_of_compiled` before it settled the gap over every arm, with the weights' full scan:
+    the Pareto rows first, then every weight's support over them."""
+    L = mu.shape[1]
+    _, U, _, scale = kernels.front_rows(mu)
+    err, target = effective._margin(L, scale), mu[arm]
+    lb = 0.0
+    for b in range(U.shape[0]):
+        lb = max(lb, np.min(U[b] - target))
+    ub = np.inf
+    for k in range(W.shape[0]):
+        support = -np.inf
+        for b in range(U.shape[0]):
+            support = max(support, kernels._score(U[b], W[k]))
+        ub = min(ub, support - kernels._score(target, W[k]))
+    if ub <= err:
+        return lb, 0.0
+    if ub <= lb + err:
+        return lb, lb
+    return lb, effective._gap_by_lp(U, target, lb, err)
+
+
+@numba.njit
+def _replayed_metric(rng, kind, theta, W, arms, reference):
+    """Sum of the effective gaps of ``arms``, each on its round's contexts drawn anew from ``rng``."""
+    K, (d, L) = 50, theta.shape
+    X, means, total = np.empty((K, d)), np.empty((K, L)), 0.0
+    for t in range(arms.size):
+        draw_contexts(rng, kind, X)
+        linear_predictions(X, theta, means)
+        if reference == 1:
+            total += _front_first_gaps(means, arms[t], W)[1]
+        elif reference == 0:
+            total += pareto.gaps_of_compiled(means, arms[t], W)[1]
+    return total
+
+
+def metric_of_pulls(repeats: int) -> None:
+    """Microseconds per round of the metric on each learner's pulls (T = 20,000, seed 0), now and before."""
+    theta, W, kind = np.ascontiguousarray(INSTANCE.theta), pareto.gap_weights(INSTANCE.L), CONTEXTS.index(
+        INSTANCE.context)
+    print("  the effective gap of each pull (us per round, CPU; contexts replayed and subtracted):")
+    for name in LEARNERS:
+        arms = np.asarray(banditviz.run(INSTANCE, name, FAST_T, 0, snapshots=0).arms, dtype=np.int64)
+        _replayed_metric(Environment(INSTANCE, 0).context_rng, kind, theta, W, arms[:1], 0)  # compiled
+        cost, totals = {}, {}
+        for reference in (2, 1, 0) * repeats:  # 2: the contexts alone
+            start = time.process_time()
+            totals[reference] = _replayed_metric(Environment(INSTANCE, 0).context_rng, kind, theta, W, arms, reference)
+            cost.setdefault(reference, []).append(time.process_time() - start)
+        assert totals[0] == totals[1], name  # the same gaps
+        base = float(np.median(cost[2]))
+        now, before = ((float(np.median(cost[r])) - base) / FAST_T * 1e6 for r in (0, 1))
+        print(f"    {name:<15} {now:5.2f} (before: {before:5.2f}; {before / now:4.1f}x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -98,6 +158,7 @@ def main() -> None:
     print("  where a compiled round goes (us per round, CPU):")
     for what, us in breakdown():
         print(f"    {what:<50} {us:6.1f}")
+    metric_of_pulls(args.repeats)
 
 
 if __name__ == "__main__":

@@ -224,15 +224,6 @@ def _score(u: np.ndarray, w: np.ndarray) -> float:
 
 
 @numba.njit(cache=True)
-def _support(U: np.ndarray, w: np.ndarray) -> float:
-    """max_b w.u_b over the rows of ``U``."""
-    best = -np.inf
-    for b in range(U.shape[0]):
-        best = max(best, _score(U[b], w))
-    return best
-
-
-@numba.njit(cache=True)
 def pair_mixture_dominates(U: np.ndarray, a: int, tol_abs: float, err: float) -> bool:
     """Is row ``a`` of ``U`` beaten, beyond the tolerance, by a mixture of two rows (an explicit point of MOL-TS
     Def. 5's LP)? For each pair (b, c) the betas with beta (u_b - u_c) >= u_a - u_c in every objective form an
@@ -368,11 +359,14 @@ def _weight_gap(U: np.ndarray, target: np.ndarray, w: np.ndarray, err: float, bo
     """Is max_b w.u_b - w.target + ``err`` <= ``bound``? (True, max_b w.u_b - w.target, first) if so, else (False,
     inf, the row over it): the rows visited from row ``first`` on and the weight dropped at the first row over the
     bound, the full scan's answer since rounding is monotone (a larger score never gives a smaller difference)."""
-    n = U.shape[0]
     s = _score(target, w)
     best = -np.inf
-    for i in range(n):
-        b = (first + i) % n
+    for b in range(first, U.shape[0]):
+        v = _score(U[b], w) - s
+        if v + err > bound:
+            return False, np.inf, b
+        best = max(best, v)
+    for b in range(first):
         v = _score(U[b], w) - s
         if v + err > bound:
             return False, np.inf, b
