@@ -869,9 +869,13 @@ def test_gaps_of_one_compiled_call_equals_the_step_by_step_formulas(L):
 
 
 def _full_scan_settled_gap(U, target, W, err, bound_of=lambda lb, err: lb + err):
-    """`kernels.settled_gap` by its definition: every weight's upper bound over every row (numpy)."""
+    """`kernels.settled_gap` by its definition: every weight's upper bound over every row (numpy; the scores summed in
+    objective order from 0.0 as the kernel sums them, not by BLAS, whose order depends on the machine)."""
     lb = max(0.0, float((U - target).min(axis=1).max()))
-    ub = float(((U @ W.T).max(axis=0) - W @ target).min())
+    scores, own = np.zeros((len(U), len(W))), np.zeros(len(W))
+    for j in range(U.shape[1]):
+        scores, own = scores + U[:, j, None] * W[None, :, j], own + target[j] * W[:, j]
+    ub = float((scores.max(axis=0) - own).min())
     return lb, 0.0 if ub <= err else lb if ub <= bound_of(lb, err) else np.nan
 
 
