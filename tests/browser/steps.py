@@ -15,9 +15,10 @@ IDLE = """() => document.querySelector('[data-test-script-state]')?.dataset.test
   && !document.querySelector('[data-testid="stStatusWidget"]')"""
 
 
-def settle(page, timeout: float = 90_000) -> None:
+def settle(page, timeout: float = 180_000) -> None:
     """Wait until the app's navigation (the sidebar's, or the bar of presentation mode) is drawn and no script run is
-    in progress."""
+    in progress (up to 3 minutes: a cold Papers page on a slow machine beside the other worker's browser took over
+    90 s)."""
     page.wait_for_function("() => document.querySelectorAll('.st-key-bv_nav a, .st-key-bv_present_bar a').length === 5",
                            timeout=timeout)
     page.wait_for_function(IDLE, timeout=timeout)
