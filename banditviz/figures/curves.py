@@ -173,6 +173,7 @@ class Pulls(Panel):
     def axes(self) -> dict:
         xd, yd = self.domain
         K = self.ctx.K
+        # every how many arms are labelled: the page's layout (`layouts.arm_step`, for the panel's width)
         return {f"xaxis{self.a}": {"domain": list(xd), "anchor": f"y{self.a}", "title": {"text": "arm"},
-                                   "dtick": 1 if K <= 20 else 5, "range": [-0.6, K - 0.4]},
+                                   "range": [-0.6, K - 0.4]},
                 f"yaxis{self.a}": {"domain": list(yd), "anchor": f"x{self.a}", "range": [0, self.ymax]}}

@@ -85,7 +85,8 @@ def watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: int, narro
     margins and shrinks the panels. The objective space takes a little less width when narrow, so that the right
     column holds the curves' legend ("effective Pareto regret", ~200 px); that legend sits in a top corner of the
     curves, above them (`Curves.legend_place`, for the narrowest chart of the layout). Between the curves and the
-    pulls, room in pixels for the curves' tick labels and the pulls' title.
+    pulls, room in pixels for the curves' tick labels and the pulls' title; the arms labelled every `arm_step` (with
+    200 arms every 5th ran into each other).
     """
     three = isinstance(main, Scene)
     title_px = TITLE_PX + (SUBTITLE_PX if fig.layout.title.subtitle.text else 0)
@@ -106,7 +107,8 @@ def watch_layout(fig: go.Figure, main: Panel, curves: Curves, height: int, narro
               "legend2.x": right[1] if corner == "right" else right[0] + 0.01, "legend2.y": high[1],
               "legend2.xanchor": corner, "yaxis.range": yrange,
               # tick labels at least 1.75 fonts apart (Plotly draws 4 or more on a short axis)
-              "yaxis.nticks": nticks(tall), "yaxis2.nticks": nticks(low[1] * h)}
+              "yaxis.nticks": nticks(tall), "yaxis2.nticks": nticks(low[1] * h),
+              "xaxis2.dtick": arm_step(main.ctx.K, (right[1] - right[0]) * plot_w, main.ctx.text.tick)}
     return flat({**places, **_main_domain(main, left, h)})
 
 

@@ -7,6 +7,11 @@ so `minimise` hands the same model with the same options straight to the HiGHS o
 (``scipy.optimize._highspy._core``, scipy >= 1.15).  It is the same solver on the same input (rows,
 non-zeros in column order, bounds and options as ``linprog`` passes them), so the optimum is the same to
 the bit (tested against ``linprog``); with an older scipy it calls ``linprog`` itself.
+
+Both paths ask HiGHS for primal and dual feasibility within `FEASIBILITY` = 1e-9 instead of its default 1e-7 (an
+absolute tolerance: the callers pass data scaled to magnitude ~1).  At 1e-7 it used an arm 1e-7 short of a constraint
+and called "out" of the effective front an arm that a weight of ~1e-7 supports, where the compiled simplex and a hand
+computation say "in".
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ except ImportError:  # pragma: no cover - scipy < 1.15
 
 __all__ = ["minimise"]
 
+FEASIBILITY = 1e-9  # HiGHS's primal and dual feasibility tolerances, on data of magnitude ~1
+
 
 def _options(presolve: bool):
     """The options ``linprog(method="highs")`` sets (silent, dual simplex strategy, no debug)."""
@@ -32,6 +39,7 @@ def _options(presolve: bool):
     opts.highs_debug_level = _core.HighsDebugLevel.kHighsDebugLevelNone
     opts.simplex_strategy = _core.simplex_constants.SimplexStrategy.kSimplexStrategyDual
     opts.presolve = "on" if presolve else "off"
+    opts.primal_feasibility_tolerance = opts.dual_feasibility_tolerance = FEASIBILITY
     return opts
 
 
@@ -71,7 +79,9 @@ def _solve_linprog(c, A, lhs, rhs, lb, ub, presolve: bool) -> float | None:
     bounds = np.column_stack([lb, ub])
     res = linprog(c, A_ub=A[~eq] if (~eq).any() else None, b_ub=rhs[~eq] if (~eq).any() else None,
                   A_eq=A[eq] if eq.any() else None, b_eq=rhs[eq] if eq.any() else None,
-                  bounds=bounds, method="highs", options={"presolve": presolve})
+                  bounds=bounds, method="highs", options={"presolve": presolve,
+                                                          "primal_feasibility_tolerance": FEASIBILITY,
+                                                          "dual_feasibility_tolerance": FEASIBILITY})
     return float(res.fun) if res.status == 0 else None
 
 

@@ -13,7 +13,8 @@ from tests.browser.test_watch_player import CHART, FAMILIES, SLIDER, STATE, fitt
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 768, "height": 1024}
-CASES = {**{f: (q, "") for f, q in FAMILIES.items()},
+# 200 arms (88 s here) left to the laptop and projector: the stacked layout labelled its arms by `arm_step` already
+CASES = {**{f: (q, "") for f, q in FAMILIES.items() if f != "many_arms"},
          "race": ("preset=default&alg=pareto_ucb1&race=pareto_ts", ""),
          "regret_presenting": (FAMILIES["regret"], "&present=1"),
          "regret_3d_presenting": (FAMILIES["regret_3d"], "&present=1"),
