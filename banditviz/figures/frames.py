@@ -150,8 +150,11 @@ def figure_of(data: list[dict], layout: dict, frames: list[dict]) -> go.Figure:
     that serialises the figure (`to_dict`, `to_json`, `st.plotly_chart`, `write_html`) reads those
     dicts, and ``fig.frames[i].data`` validates frame i's traces when first read.  The unit tests
     re-validate a whole figure with `go.Figure(fig.to_dict())`.  Should a future Plotly drop these
-    internals, the validated path is used instead.
+    internals, the validated path is used instead.  A template object (`palette.base_layout`'s) is given as its
+    dict: unvalidated, Plotly would not convert it.
     """
+    if hasattr(layout.get("template"), "to_plotly_json"):
+        layout = {**layout, "template": layout["template"].to_plotly_json()}
     fig = go.Figure(data=data, layout=layout, _validate=False)
     try:
         objs = []
