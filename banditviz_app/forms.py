@@ -83,17 +83,16 @@ def seeded(key: str, value: Any) -> str:
 
 def tabs(labels: list[str], key: str) -> list:
     """`st.tabs` that reopen on the tab the user chose last, also after a visit to another page (Streamlit drops
-    the state of tabs that a run does not draw). The choice is copied to ``<key>_kept`` when it changes; the
-    default stays fixed while the tabs are on screen (it is part of the widget's identity)."""
+    the state of tabs that a run does not draw), and rerun when the user switches (each tab's ``.open`` says
+    whether to draw it). The choice is copied to ``<key>_kept`` on every run; the default stays fixed while the tabs
+    are on screen (it is part of the widget's identity)."""
     kept, opened = f"{key}_kept", f"{key}_opened"
-
-    def remember() -> None:
-        st.session_state[kept] = st.session_state[key]
-
     if key not in st.session_state:  # first drawn, or back from another page
         st.session_state[opened] = st.session_state.get(kept)
     default = st.session_state[opened]
-    return st.tabs(labels, key=key, default=default if default in labels else None, on_change=remember)
+    drawn = st.tabs(labels, key=key, default=default if default in labels else None, on_change="rerun")
+    st.session_state[kept] = st.session_state[key]
+    return drawn
 
 
 def compatible(kind: str) -> dict[str, AlgorithmSpec]:

@@ -45,6 +45,7 @@ class Chart:
 @dataclass(frozen=True)
 class Paper:
     key: str  # the paper's name in the package: "pfiwr", "linpsi", "molts", "lexmoslb", "ramgape"
+    tab: str  # its tab on the Papers page
     title: str
     reference: str  # authors, venue
     setting: str
@@ -190,7 +191,8 @@ LEX_REWARD = [f"cum_reward_{i}" for i in range(1, 6)]
 
 PAPERS: tuple[Paper, ...] = (
     Paper(
-        key="pfiwr", title="Pareto Front Identification with Regret Minimization",
+        key="pfiwr", tab="PFIwR",
+        title="Pareto Front Identification with Regret Minimization",
         reference="Kim, Iyengar & Zeevi (Columbia University), preprint",
         setting="Linear bandit with L objectives and per-round contexts X = x_k + r U (mean x_k): identify the "
                 "(epsilon-)Pareto front with confidence 1 - delta while keeping the Pareto regret low (PFIwR), "
@@ -218,7 +220,8 @@ PAPERS: tuple[Paper, ...] = (
         live="pfiwr_estimation", live_seeds=3,
     ),
     Paper(
-        key="linpsi", title="Bandit Pareto Set Identification in a Multi-Output Linear Model",
+        key="linpsi", tab="Linear PSI",
+        title="Bandit Pareto Set Identification in a Multi-Output Linear Model",
         reference="Kone, Kaufmann & Richert, AISTATS 2025",
         setting="Linear model, h features, 2 objectives: find the Pareto set with a fixed budget T (GEGE against "
                 "EGE-SH, EGE-SR, uniform allocation) or a fixed confidence delta (GEGE against APE and PAL). "
@@ -238,7 +241,8 @@ PAPERS: tuple[Paper, ...] = (
         live="linpsi_synthetic_fixed_budget", live_seeds=20, live_instances=3,
     ),
     Paper(
-        key="molts", title="Thompson Sampling for Multi-Objective Linear Contextual Bandit",
+        key="molts", tab="MOL-TS",
+        title="Thompson Sampling for Multi-Objective Linear Contextual Bandit",
         reference="Park, Ann & Oh (Seoul National University), NeurIPS 2025",
         setting="Contextual linear bandit, K = 50 arms, d = 5, L = 4 objectives, fresh contexts every round, "
                 "sigma = 1, 10 instances (one run each): MOL-TS (M = O(log L) and M = 1), MOL-UCB and "
@@ -253,7 +257,8 @@ PAPERS: tuple[Paper, ...] = (
         live="molts_main", live_seeds=1, live_horizon=300, live_instances=2,
     ),
     Paper(
-        key="lexmoslb", title="Multiobjective Stochastic Linear Bandits under Lexicographic Ordering",
+        key="lexmoslb", tab="Lexicographic",
+        title="Multiobjective Stochastic Linear Bandits under Lexicographic Ordering",
         reference="anonymous authors (double-blind submission)",
         setting="Linear bandit with m = 5 ranked objectives, 10 one-hot arms (Table 1), N(0, 1) noise, "
                 "delta = 0.01, 10 runs: STE2LO and MTE2LO against PF-LEX and OFUL; general regret per objective "
@@ -270,7 +275,8 @@ PAPERS: tuple[Paper, ...] = (
         live="lexmoslb_lambda_0.1", live_seeds=2, live_horizon=3000,
     ),
     Paper(
-        key="ramgape", title="Risk-Averse Best Arm Set Identification with Fixed Budget and Fixed Confidence",
+        key="ramgape", tab="Risk-averse",
+        title="Risk-Averse Best Arm Set Identification with Fixed Budget and Fixed Confidence",
         reference="Nonaga, Tabata, Mizuno & Komatsuzaki (Hokkaido University), preprint",
         setting="K arms with rewards in [0, 1]; objectives: the mean (maximise) and the mean-variance risk "
                 "xi = (sigma^2 - rho mu) / (3 + rho) (minimise), rho = 0.01. Exp. 1: 50 patterns, fixed confidence "

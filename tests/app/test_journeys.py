@@ -115,18 +115,32 @@ KEPT_CHOICES = [
     ("learn", [("radio", "learn_step", "5 Pareto regret"), ("selectbox", "learn_arm", 3)]),
     ("watch", [("selectbox", "watch_race", "uniform")]),
     ("design", [("radio", "design_dims", "3D"), ("selectbox", "design_preset", "mol_ts_3d")]),
-    ("papers", [("radio", "papers_exp2_pattern", 46), ("number_input", "papers_seeds_linpsi", 2)]),
+    ("papers", [("tab", "papers_tab", "Risk-averse"), ("radio", "papers_exp2_pattern", 46)]),
+    ("papers", [("tab", "papers_tab", "Linear PSI"), ("number_input", "papers_seeds_linpsi", 2)]),
 ]
 
 
-@pytest.mark.parametrize("page, choices", KEPT_CHOICES, ids=[f"{p}-{c[0][1]}" for p, c in KEPT_CHOICES])
+def _choose(at, kind: str, key: str, value) -> None:
+    """Set the widget ``key`` (a tab, by its label) to ``value`` and rerun."""
+    if kind == "tab":
+        at.session_state[key] = value
+        at.run()
+    else:
+        getattr(at, kind)(key=key).set_value(value).run()
+
+
+def _chosen(at, kind: str, key: str):
+    return at.session_state[key] if kind == "tab" else getattr(at, kind)(key=key).value
+
+
+@pytest.mark.parametrize("page, choices", KEPT_CHOICES, ids=[f"{p}-{c[-1][1]}" for p, c in KEPT_CHOICES])
 def test_a_page_keeps_what_the_user_set_after_a_visit_to_another_page(page, choices):
     at = open_page(page)
     for kind, key, value in choices:
-        getattr(at, kind)(key=key).set_value(value).run()
+        _choose(at, kind, key, value)
     at = _away_and_back(at, page)
     assert not at.exception and not errors(at)
-    assert [getattr(at, kind)(key=key).value for kind, key, _ in choices] == [v for _, _, v in choices]
+    assert [_chosen(at, kind, key) for kind, key, _ in choices] == [v for _, _, v in choices]
 
 
 def test_compare_keeps_its_view_choices_and_result_after_a_visit_to_another_page():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.steps import CONTROLS, IDLE, choose_radio, holds_in_page, open_expander, press
+from tests.browser.steps import CONTROLS, IDLE, choose_radio, choose_tab, holds_in_page, open_expander, press
 
 pytestmark = pytest.mark.browser
 
@@ -120,8 +120,10 @@ def test_every_page_opens(page, server, screenshot):
     screenshot(page, "compare", height=1800)
 
     goto_page(page, server, "Papers")
+    choose_tab(page, "Linear PSI")
+    wait_app(page)
     table = page.locator("[data-testid='stDataFrame']")
-    press(page, page.locator("button", has_text="Run the scaled-down experiment").nth(1), lambda: table.count() > 0,
+    press(page, page.locator("button", has_text="Run the scaled-down experiment"), lambda: table.count() > 0,
           "the scaled-down experiment")  # GEGE: about 2 s
     wait_app(page)
     no_exception(page)

@@ -457,6 +457,8 @@ def compare_kept(page) -> None:
 
 
 def papers_choices(page) -> None:
+    choose_tab(page, "Risk-averse")
+    rerun_done(page)
     choose_radio(page, "46")
     rerun_done(page)
     seeds = page.get_by_label("Seeds").first
@@ -466,6 +468,7 @@ def papers_choices(page) -> None:
 
 
 def papers_kept(page) -> None:
+    assert page.get_by_role("tab", name="Risk-averse").get_attribute("aria-selected") == "true"
     assert checked(page, "46")
     assert page.get_by_label("Seeds").first.input_value() == "2"
 

@@ -9,6 +9,7 @@ import contextlib
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from banditviz_app.papers import PAPERS
 from tests.browser.steps import choose_radio, choose_tab, settle
 from tests.browser.test_journeys_browser import LAPTOP, open_at, run_comparison
 from tests.browser.test_watch_player import CROWDED, CUT, assert_legible_charts, contrast, rgb
@@ -59,9 +60,13 @@ def test_compare_charts_are_legible_on_both_tabs(new_context, server, screenshot
 
 def test_papers_figures_are_legible(new_context, server, screenshot):
     page = open_at(new_context, server, "papers", LAPTOP)
-    page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
-    assert_legible_charts(page)
-    screenshot(page, "legible_papers_1366x768", height=1800)
+    for paper in PAPERS:  # one paper a tab
+        choose_tab(page, paper.tab)
+        settle(page)
+        page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+        assert page.get_by_role("heading", name=paper.title).count() == 1
+        assert_legible_charts(page)
+        screenshot(page, f"legible_papers_{paper.key}_1366x768", height=1800)
 
 
 def test_every_learn_step_is_legible(new_context, server, screenshot):
@@ -90,10 +95,11 @@ def test_every_page_reads_on_a_phone(new_context, server, screenshot, path):
     name = path.split("?")[0]
     if name == "compare":
         run_comparison(page)  # its default algorithms
-    steps = ("1 Dominance", "2 Pareto front", "3 Confidence boxes", "4 Effective front", "5 Pareto regret")
-    for step in steps if name == "learn" else (None,):
+    steps = {"learn": ("1 Dominance", "2 Pareto front", "3 Confidence boxes", "4 Effective front", "5 Pareto regret"),
+             "papers": tuple(p.tab for p in PAPERS)}.get(name, (None,))
+    for step in steps:
         if step:
-            choose_radio(page, step)
+            (choose_tab if name == "papers" else choose_radio)(page, step)
             settle(page)
         if name == "design":  # its preview is the arms canvas (a 2-D fixed-means instance), not a Plotly chart
             assert_legible_canvas(page)
