@@ -41,6 +41,12 @@ def shipped_chart(paper_key: str, title: str) -> go.Figure:
 
 
 @st.cache_resource(max_entries=8)
+def exp2_figure(pattern: int) -> go.Figure:
+    """RAMGapEc's boxes at stopping in Exp. 2's ``pattern``, animated from the shipped trace, built once per server."""
+    return animate(experiment2_trace(pattern, "ramgape_c"))
+
+
+@st.cache_resource(max_entries=8)
 def computed_verdicts(paper_key: str) -> pd.DataFrame:
     """The verdict table of one paper, computed from the shipped results once per server."""
     return claims.verdict_table(paper_key, shipped_results())
@@ -176,7 +182,7 @@ def show_extras(paper_key: str) -> None:
         pattern = st.radio("Pattern", EXP2_PATTERNS, horizontal=True, key="papers_exp2_pattern",
                            persist_state="session")
         try:
-            charts.show(animate(experiment2_trace(int(pattern), "ramgape_c")), key="papers_exp2")
+            charts.show(exp2_figure(int(pattern)), key="papers_exp2")
         except (ValueError, OSError) as exc:
             state.show_error(exc, "Experiment 2 trace")
 
