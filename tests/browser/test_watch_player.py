@@ -200,16 +200,16 @@ def blocks(mask, gap: int) -> list[list[int]]:
             for s in ndimage.find_objects(labels)]
 
 
+# The first match's box in the viewport, or null while there is none or it takes no room.
+BOX = """(sel) => { const e = document.querySelector(sel), r = e && e.getBoundingClientRect();
+  return r && r.width > 0 && r.height > 0 ? {x: r.x, y: r.y, width: r.width, height: r.height} : null; }"""
+
+
 def box_of(page, sel: str) -> dict:
-    """The first match's bounding box, once it is visible (a rerun, or the player rewriting the explanation each
-    frame, may replace the element between the wait and the measurement: then measure its successor)."""
-    loc = page.locator(sel).first
-    for _ in range(20):
-        loc.wait_for(state="visible", timeout=20_000)
-        box = loc.bounding_box()
-        if box is not None:
-            return box
-    return None
+    """The first match's bounding box once it is drawn, found and measured in one task of the page: the player
+    rewrites the explanation each frame, and Playwright's two steps (the element, then its box) missed a playing
+    projector's list item 20 times in a row on a loaded machine."""
+    return page.wait_for_function(BOX, arg=sel, timeout=20_000).json_value()
 
 
 def rgb(color: str) -> tuple[float, float, float]:
