@@ -91,7 +91,9 @@ def _normalise_weights(W: np.ndarray, strict: bool) -> np.ndarray:
 def _unit_scaled(points: np.ndarray, target: np.ndarray):
     """``(points, target, e)`` with both scaled by 2^-e (exact) to magnitude in [1/2, 1): both LPs are homogeneous in
     the data, so their optimum on the scaled data times 2^e is the optimum, and HiGHS's absolute feasibility
-    tolerance (`lp.FEASIBILITY`) is relative to the data (at magnitude 1e6 it found no optimum within 1e-9)."""
+    tolerance (`lp.FEASIBILITY`) is relative to the data (at magnitude 1e6 it found no optimum within 1e-9). The same
+    exponent as `simplex.unit_exponent`, computed apart on purpose: these LPs are the simplex's reference, and the
+    test that solves the simplex unscaled (patching `unit_exponent`) must leave the reference scaled."""
     top = max(np.abs(points).max(initial=0.0), np.abs(target).max(initial=0.0))
     e = int(np.frexp(top)[1])
     return np.ldexp(points, -e), np.ldexp(target, -e), e
