@@ -50,7 +50,8 @@ def chart_caught_mid_resize(page, names: list[str], laid_out: int, box: int) -> 
     page.add_script_tag(path=str(PLOTLY))
     page.evaluate("(f) => Plotly.newPlot('chart', f.data, f.layout)", figure(names))
     page.evaluate(f"() => {{ document.getElementById('chart').style.width = '{box}px'; }}")
-    page.add_script_tag(content=NARROW.read_text() + f"\nsetTimeout(() => {{ window.__looked = ({ENTRIES})(); }}, 1200);")
+    look = f"setTimeout(() => {{ window.__looked = ({ENTRIES})(); }}, 1200);"
+    page.add_script_tag(content=f"{NARROW.read_text()}\n{look}")
     page.wait_for_function("() => window.__looked", timeout=30_000)
     return [name for _, name in page.evaluate("() => window.__looked")]
 
