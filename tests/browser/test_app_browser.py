@@ -50,7 +50,7 @@ def test_watch_default_run_plays(page, server, screenshot):
     assert page.evaluate(FIGURE_DATA) != data_first  # the drawn estimates and boxes moved
     screenshot(page, "watch_playing")
     page.locator(".bv-bar button", has_text="pause").click()
-    page.wait_for_timeout(500)
+    page.wait_for_function("() => !window.__bv.players.bv_watch.playing", timeout=30_000)  # the player took it
     paused = page.evaluate(SLIDER_ACTIVE)
     page.wait_for_timeout(1000)
     assert page.evaluate(SLIDER_ACTIVE) == paused

@@ -24,6 +24,7 @@ from banditviz_app import runs, state
 from tests.browser import drawn
 from tests.browser.steps import CONTROLS, IDLE, open_expander, settle
 from tests.browser.test_journeys_browser import pick
+from tests.browser.test_watch_player import DRAWN
 
 pytestmark = pytest.mark.browser
 
@@ -213,7 +214,7 @@ def test_the_checker_rejects_a_chart_drawn_by_plotlys_fast_path(tab, server):
         page.evaluate("() => window.__bv.players.bv_watch.dispose()")  # the page's player stops drawing
         page.evaluate("""(f) => Plotly.animate(document.querySelector('.st-key-bv_watch .js-plotly-plot'), [String(f)],
           {frame: {duration: 0, redraw: false}, transition: {duration: 0}, mode: 'immediate'})""", n - 1)
-        page.wait_for_timeout(500)
+        page.wait_for_function(f"() => ({DRAWN})().includes({n - 1})", timeout=30_000)  # its positions are drawn
         bad = drawn.mismatches(drawn.expected_traces(fig, n - 1), drawn.read(page, CHART), spans(fig))
         assert bad, family
         print(family, "fast path:", len(bad), "mismatches, e.g.", bad[:3])
