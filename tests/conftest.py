@@ -1,6 +1,8 @@
 """Every test (and every subprocess it starts) reads the public datasets from the local copy in ``../shared/data``
 (relative to the repository root) through ``BANDITVIZ_DATA``, so no test touches the network; CI may point the
-variable elsewhere. Fixtures shared by the suite live here too."""
+variable elsewhere. banditviz's cache (the Papers page's stored values, Experiment 2's computed traces) is the
+checkout's own ``.cache``, not the user's: the first test that needs a value in a run computes it, the others read
+it. Fixtures shared by the suite live here too."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("BANDITVIZ_DATA", str(Path(__file__).resolve().parents[1].parent / "shared" / "data"))
+os.environ.setdefault("BANDITVIZ_CACHE", str(Path(__file__).resolve().parents[1] / ".cache" / "banditviz"))
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from banditviz import claims, guarantees, reproduce
 from banditviz.claims import lexmoslb, linpsi, molts, pfiwr, ramgape
 from banditviz.experiments.ramgape import EXP2_PATTERNS, experiment2_trace
 from banditviz.figures import animate
-from banditviz_app import charts, forms, state
+from banditviz_app import charts, forms, state, stored
 from banditviz_app.papers import PAPERS
 
 # text symbols (DejaVu Sans has them) rather than emoji, which a machine without an emoji font draws as boxes
@@ -27,17 +27,21 @@ def shipped_results() -> dict[str, reproduce.Result]:
 
 @st.cache_resource(max_entries=64)
 def shipped_figure(paper_key: str, title: str) -> go.Figure:
-    """A figure of the shipped results, built once per server (the figure builders take seconds)."""
+    """A figure of the shipped results, built once (the figure builders take seconds; `stored` keeps it)."""
     paper = next(p for p in PAPERS if p.key == paper_key)
     figure = next(f for f in paper.figures if f.title == title)
-    result = shipped_results()[figure.result]
-    return figure.draw(result.table, result)
+
+    def draw() -> go.Figure:
+        result = shipped_results()[figure.result]
+        return figure.draw(result.table, result)
+    return stored.kept(f"figure {paper_key} {title}", draw)
 
 
 @st.cache_resource(max_entries=64)
 def shipped_chart(paper_key: str, title: str) -> go.Figure:
     paper = next(p for p in PAPERS if p.key == paper_key)
-    return next(c for c in paper.charts if c.title == title).draw(shipped_results())
+    chart = next(c for c in paper.charts if c.title == title)
+    return stored.kept(f"chart {paper_key} {title}", lambda: chart.draw(shipped_results()))
 
 
 @st.cache_resource(max_entries=8)
@@ -48,8 +52,8 @@ def exp2_figure(pattern: int) -> go.Figure:
 
 @st.cache_resource(max_entries=8)
 def computed_verdicts(paper_key: str) -> pd.DataFrame:
-    """The verdict table of one paper, computed from the shipped results once per server."""
-    return claims.verdict_table(paper_key, shipped_results())
+    """The verdict table of one paper, computed from the shipped results once (`stored` keeps it)."""
+    return stored.kept(f"verdicts {paper_key}", lambda: claims.verdict_table(paper_key, shipped_results()))
 
 
 def shipped_verdicts(paper_key: str) -> pd.DataFrame:
@@ -59,8 +63,10 @@ def shipped_verdicts(paper_key: str) -> pd.DataFrame:
 
 
 @st.cache_resource(max_entries=8)
-def shipped_sensitivity(paper_key: str) -> list[tuple[claims.Sensitivity, pd.DataFrame]]:
-    return claims.sensitivity(paper_key, shipped_results())
+def shipped_sensitivity(paper_key: str) -> list[tuple[str, str, pd.DataFrame]]:
+    """Each open decision of the paper (its name and note) with its verdicts under every plausible value."""
+    return stored.kept(f"sensitivity {paper_key}", lambda: [
+        (item.decision, item.note, table) for item, table in claims.sensitivity(paper_key, shipped_results())])
 
 
 def verdict_counts() -> dict[str, int]:
@@ -143,9 +149,9 @@ def show_decisions(paper_key: str, results: dict[str, reproduce.Result]) -> None
         return
     st.markdown("**Decisions made visible**: the verdicts above that rest on a choice the paper leaves open, under "
                 "each plausible value (the first row is ours).")
-    for item, table in found:
-        st.markdown(f"*{item.decision}*" + (f": {item.note}" if item.note else ""))
-        st.dataframe(table, hide_index=True, key=f"papers_sensitivity_{paper_key}_{item.decision}")
+    for decision, note, table in found:
+        st.markdown(f"*{decision}*" + (f": {note}" if note else ""))
+        st.dataframe(table, hide_index=True, key=f"papers_sensitivity_{paper_key}_{decision}")
     if paper_key == "pfiwr":
         st.markdown("*The smallest c_beta that keeps PFIwR's error within delta = 0.1 on each instance*, and the "
                     "samples it then needs (the paper's are on SW-LLVM, the stand-in's own data):")
