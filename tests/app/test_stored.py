@@ -116,7 +116,7 @@ def test_the_papers_values_read_back_equal_to_computed(tmp_path, monkeypatch):
               "figure": lambda: figure.draw(results[figure.result].table, results[figure.result])}
     for name, make in makers.items():
         made = stored.kept(name, make)
-        read = stored.kept(name, lambda: pytest.fail(f"{name} computed twice"))
+        read = stored.kept(name, lambda name=name: pytest.fail(f"{name} computed twice"))
         if name == "figure":
             assert read.to_dict() == made.to_dict()
         elif name == "sensitivity":
