@@ -37,8 +37,6 @@ SOURCES = (Path(banditviz.__file__).resolve().parent, Path(__file__).resolve().p
 
 
 def _files(root: Path) -> list[Path]:
-    if root.is_file():
-        return [root]
     return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 

@@ -39,19 +39,26 @@ def legend_names(page) -> list[str]:
     return [name for _, name in page.evaluate(ENTRIES)]
 
 
+def chart(page, fig: dict, width: int, box: int | None = None, beside: str = "") -> None:
+    """``fig`` drawn ``width`` px wide, alone in a new window; its box then made ``box`` px wide (if given) without
+    Plotly's own resize; `narrow.js` installed, with the script ``beside`` in the same tag (its timers set with
+    narrow.js's)."""
+    page.goto("about:blank")  # a new window: `set_content` alone keeps the last one's globals and `narrow.js`'s timer
+    page.set_content(f"<div id='chart' style='width:{width}px;height:500px'></div>")
+    page.add_script_tag(path=str(PLOTLY))
+    page.evaluate("(f) => Plotly.newPlot('chart', f.data, f.layout)", fig)
+    if box is not None:
+        page.evaluate(f"() => {{ document.getElementById('chart').style.width = '{box}px'; }}")
+    page.add_script_tag(content=f"{NARROW.read_text()}\n{beside}")
+
+
 def chart_caught_mid_resize(page, names: list[str], laid_out: int, box: int) -> list[str]:
     """A chart laid out ``laid_out`` px wide (its legend in rows for that width), its box then made ``box`` px wide
     without Plotly's own resize, `narrow.js` installed; the legend's names after 1.2 s, its first two looks (every
     500 ms: what the old file wrapped in that state, it wrapped at the first; a chart still wider than its box after
     four looks is fitted as it stands). Read by a timer set in the same script as `narrow.js`'s, so that it runs
     before the fourth look however late the page is (CI once read after 1.2 s of the test's clock, past the fourth)."""
-    page.goto("about:blank")  # a new window: `set_content` alone keeps the last one's globals and `narrow.js`'s timer
-    page.set_content(f"<div id='chart' style='width:{laid_out}px;height:500px'></div>")
-    page.add_script_tag(path=str(PLOTLY))
-    page.evaluate("(f) => Plotly.newPlot('chart', f.data, f.layout)", figure(names))
-    page.evaluate(f"() => {{ document.getElementById('chart').style.width = '{box}px'; }}")
-    look = f"setTimeout(() => {{ window.__looked = ({ENTRIES})(); }}, 1200);"
-    page.add_script_tag(content=f"{NARROW.read_text()}\n{look}")
+    chart(page, figure(names), laid_out, box, beside=f"setTimeout(() => {{ window.__looked = ({ENTRIES})(); }}, 1200);")
     page.wait_for_function("() => window.__looked", timeout=30_000)
     return [name for _, name in page.evaluate("() => window.__looked")]
 
@@ -83,24 +90,11 @@ def test_a_chart_fitted_as_it_stood_is_fitted_again_at_its_own_resize(new_contex
     a CPU hog (the test above, its resize after four looks): the old file kept the words a line, the width it fits to
     (the box's) being unchanged."""
     page = new_context(1600, 700).new_page()
-    page.set_content("<div id='chart' style='width:1500px;height:500px'></div>")
-    page.add_script_tag(path=str(PLOTLY))
-    page.evaluate("(f) => Plotly.newPlot('chart', f.data, f.layout)", figure([*NAMES, TOO_LONG]))
-    page.evaluate("() => { document.getElementById('chart').style.width = '640px'; }")
-    page.add_script_tag(path=str(NARROW))
+    chart(page, figure([*NAMES, TOO_LONG]), 1500, 640)
     page.wait_for_function("() => { const gd = document.getElementById('chart'); return gd.__bvWider >= 4 "
                            "&& !!gd.__bvNarrow && gd.data.some((t) => t.name.includes('\x3cbr>')); }", timeout=15_000)
     names = resized(page, lambda names: names[:-1] == NAMES and "<br>" in names[-1])
     assert names[:-1] == NAMES and names[-1].replace("<br>", " ") == TOO_LONG
-
-
-def chart(page, fig: dict, width: int) -> None:
-    """``fig`` drawn ``width`` px wide, alone in the page, `narrow.js` installed."""
-    page.goto("about:blank")  # a new window: `set_content` alone keeps the last one's globals and `narrow.js`'s timer
-    page.set_content(f"<div id='chart' style='width:{width}px;height:500px'></div>")
-    page.add_script_tag(path=str(PLOTLY))
-    page.evaluate("(f) => Plotly.newPlot('chart', f.data, f.layout)", fig)
-    page.add_script_tag(path=str(NARROW))
 
 
 def test_a_chart_whose_box_narrows_without_its_own_resize_gets_its_title_fitted_to_the_box(new_context):
