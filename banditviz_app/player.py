@@ -17,10 +17,12 @@ Decisions: the chart is found again on every step (Streamlit may replace its ele
 notices a replaced chart, one Streamlit drew again (its traces back at frame 0), or an explanation or table a
 rerun replaced, and draws the frame on screen into it. A rerun of the page keeps the round on screen, playing or
 paused and the speed (`window.__bv.memory`, per player, while the run is the same); a new run starts from its
-first round and is brought into view. One keyboard listener serves every player on the page (space plays or
-pauses, the arrow keys step, Home restarts, End goes to the last round), and is ignored while the focus is in a
-text field. Each player is registered by its key, so a rerun that runs the script again replaces the player
-instead of adding a second one.
+first round and is brought into view. A first visit's run plays by itself unless the visitor's system asks for
+reduced motion (``prefers-reduced-motion``): then it waits, at its first round, for play. One keyboard listener
+serves every player on the page (space plays or pauses, the arrow keys step, Home restarts, End goes to the last
+round), and is ignored while the focus is in a text field. Each player is registered by its key, so a rerun that
+runs the script again replaces the player instead of adding a
+second one.
 """
 
 from __future__ import annotations

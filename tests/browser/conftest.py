@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.steps import IDLE, again, holds_in_page
+from tests.browser.steps import IDLE, again, holds_in_page, motion_option
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -192,13 +192,14 @@ def console_log() -> Iterator[ConsoleLog]:
 
 @pytest.fixture()
 def new_context(browser, console_log, request):
-    """``new_context(width, height, touch=False)``: a fresh browser context (its own session), watched for console
-    errors; ``touch``: a phone's (touch events, a mobile viewport). When the test fails, each of its pages is saved
-    as it stood (`failure_shots`)."""
+    """``new_context(width, height, touch=False, motion=False)``: a fresh browser context (its own session), watched
+    for console errors; ``touch``: a phone's (touch events, a mobile viewport); ``motion``: see `motion_option`. When
+    the test fails, each of its pages is saved as it stood (`failure_shots`)."""
     contexts = []
 
-    def make(width: int = 1600, height: int = 1000, touch: bool = False):
-        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    def make(width: int = 1600, height: int = 1000, touch: bool = False, motion: bool = False):
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch,
+                                      reduced_motion=motion_option(motion))
         console_log.watch(context)
         contexts.append(context)
         return context

@@ -54,6 +54,14 @@ def holds_in_page(page, condition: str, arg=None) -> Callable[[], bool]:
     return lambda: bool(page.evaluate(condition, arg))
 
 
+def motion_option(motion: bool) -> str:
+    """A context's ``reduced_motion``: a test asks for reduced motion unless motion is what it tests (``motion``).
+    Asked for it, the Watch player waits for play on a first visit instead of playing the run by itself, which holds
+    the browser's main thread, a core of two, for the run's whole length and slows every step of the test and the
+    other worker's (four journeys alone: 170 -> 105 s)."""
+    return "no-preference" if motion else "reduce"
+
+
 CONTROLS = "Algorithm, parameters, horizon and seed"  # Watch's expander of the run's settings
 
 

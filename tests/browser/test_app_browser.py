@@ -38,7 +38,8 @@ def slider_passes(page, index: int, timeout: float = 20_000) -> None:
     page.wait_for_function(f"() => ({SLIDER_ACTIVE[6:]}) > {index}", timeout=timeout)
 
 
-def test_watch_default_run_plays(page, server, screenshot):
+def test_watch_default_run_plays(new_context, server, screenshot):
+    page = new_context(motion=True).new_page()
     page.goto(server)
     page.wait_for_selector(FIGURE, timeout=90_000)
     wait_app(page)

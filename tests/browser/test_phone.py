@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.steps import IDLE
+from tests.browser.steps import IDLE, motion_option
 from tests.browser.test_drawn_state import assert_one_round, computed
 from tests.browser.test_watch_player import CHART, FAMILIES, SLIDER, STATE, fitted_boxes
 
@@ -51,7 +51,7 @@ def test_watch_on_a_phone_and_a_tablet(browser, server, screenshot, case):
     query, present = CASES[case]
     query = f"{query}&T=2000&seed=0"
     fig, meta = computed(query + present)
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, reduced_motion=motion_option(True))
     errors: list[str] = []
     context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page = context.new_page()
@@ -98,7 +98,7 @@ class _Tab:
 def test_the_stacked_chart_is_the_portrait_layout(browser, server):
     """A phone-wide chart is drawn in the figure's portrait layout: no legend in it, the objective space the whole
     width, over the curves."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, reduced_motion=motion_option(False))
     page = context.new_page()
     try:
         page.goto(f"{server}/?{FAMILIES['regret']}&T=2000&seed=0")

@@ -16,7 +16,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.steps import IDLE, poll
+from tests.browser.steps import IDLE, motion_option, poll
 from tests.browser.test_journeys_browser import pick
 
 pytestmark = pytest.mark.browser
@@ -240,8 +240,8 @@ def test_contrast_helper_against_known_pairs():
 class Watch:
     """One browser tab on the Watch page, with the console errors and off-machine requests it saw."""
 
-    def __init__(self, browser, server: str, viewport: dict, query: str = "") -> None:
-        self.context = browser.new_context(viewport=viewport)
+    def __init__(self, browser, server: str, viewport: dict, query: str = "", motion: bool = False) -> None:
+        self.context = browser.new_context(viewport=viewport, reduced_motion=motion_option(motion))
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.outside: list[str] = []
@@ -291,7 +291,7 @@ class Watch:
 @pytest.fixture(scope="module")
 def laptop(browser, server):
     """The Watch page at 1366x768, measured on a second visit (as a class sees it: browser and server warm)."""
-    w = Watch(browser, server, LAPTOP)
+    w = Watch(browser, server, LAPTOP, motion=True)
     w.page.add_init_script(f"document.addEventListener('DOMContentLoaded', {MOTION_PROBE})")
     w.page.reload()  # a second visit: the browser has the app's scripts, the server its cached run
     w.page.wait_for_function(STATE, timeout=90_000)
@@ -314,6 +314,22 @@ def test_first_screen_moves_by_itself(laptop):
     page.wait_for_timeout(800)
     assert laptop.state()["frame"] == paused and not laptop.state()["playing"]
     assert paused in page.evaluate(DRAWN)
+
+
+def test_a_visitor_asking_for_reduced_motion_is_not_played_the_run_unasked(browser, server):
+    """A system that asks for reduced motion (prefers-reduced-motion): the first visit's run waits at its first round
+    for play, and plays when asked."""
+    w = Watch(browser, server, LAPTOP)
+    try:
+        w.page.wait_for_function(f"() => ({DRAWN})().includes(0)", timeout=60_000)
+        moved = poll(w.page, lambda: w.state()["playing"] or w.state()["frame"] > 0, 1500)
+        assert not moved and w.page.locator(".bv-bar button[data-bv=play]").inner_text() == "▶ play"
+        w.press("play")
+        w.page.wait_for_function(f"() => ({STATE})().frame > 3", timeout=30_000)
+        w.pause()
+        w.assert_clean()
+    finally:
+        w.close()
 
 
 # The first chart drawn in the page: whether it holds frames, its traces' names, when it was drawn; and when the first

@@ -27,8 +27,11 @@
   const metaOf = (gd) => (gd.layout && gd.layout.meta && gd.layout.meta.bv) || null;
 
   const speed = kept ? kept.speed : bar.dataset.speed;
+  // A visitor whose system asks for reduced motion is not played a run unasked: the player waits for play.
+  const still = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   const p = {frame: kept ? kept.frame : 0, n: 0, playing: false, ms: SPEEDS[speed], timer: null, gen: 0,
-             meta: null, alive: true, autoplay: kept ? kept.playing : bar.dataset.autoplay === '1', motion: null,
+             meta: null, alive: true, autoplay: kept ? kept.playing : bar.dataset.autoplay === '1' && !still,
+             motion: null,
              drawn: 0, clock: {frame: 0, t: 0}, seen: new Map(), shown: new Map()};
   bv.players[key] = p;
   const remember = () => { bv.memory[key] = {run, frame: p.frame, playing: p.playing, speed: bar.querySelector('select').value}; };
