@@ -1,7 +1,8 @@
 # Two commands do everything on a fresh machine (Python 3.11, pip, make, apt):
 #   make run   create .venv, install banditviz, start the app on its default instance (its videos of a run also
 #              need Debian's chromium: make chromium)
-#   make test  install the test dependencies (and Debian's chromium and nginx if missing), run every test
+#   make test  install the test dependencies (and Debian's chromium, its headless shell and nginx if missing),
+#              run every test
 #   make serve several app processes behind nginx, for a class larger than one process serves (deploy/serve.sh)
 # Both install exactly the versions in requirements.lock (pip constraints: the versions the tests last passed
 # with). `make lock` upgrades .venv to the newest versions pyproject.toml's floors allow, runs every test and
@@ -38,6 +39,11 @@ chromium:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium-headless-shell >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium-headless-shell (the browser tests' headless browser: less CPU a page)"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  { $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium-headless-shell \
+	    >/dev/null; } || echo "no chromium-headless-shell here: the browser tests run the full chromium headless"; }
 
 nginx:
 	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \

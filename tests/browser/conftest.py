@@ -115,11 +115,22 @@ def worker_cpu(served):
     return lambda: children_cpu_seconds(served[1])
 
 
+def chromium_executable() -> str | None:
+    """Debian's headless shell of chromium (package chromium-headless-shell: the same version's build for headless use,
+    the one Playwright itself runs headless), else Debian's full chromium, else None. The shell costs less: a Watch
+    page load took 6.3 s of the browser's CPU against 9.4 s by the full browser run headless (3 loads each, idle),
+    and the browser tests are mostly the browser's CPU."""
+    for executable in (shutil.which("chromium-headless-shell"), shutil.which("chromium"), "/usr/bin/chromium"):
+        if executable and Path(executable).exists():
+            return executable
+    return None
+
+
 @pytest.fixture(scope="session")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
-    executable = shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(executable).exists():
+    executable = chromium_executable()
+    if executable is None:
         pytest.skip("Debian's chromium is not installed (make test installs it)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
