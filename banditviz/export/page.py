@@ -66,8 +66,9 @@ def page(trace: Trace, rival: Trace | None = None, *, present: bool = False, aut
     """The run as one HTML document that plays offline exactly as Watch does (keys, speeds, explanation, table).
 
     ``rival``: a second run on the same instance, raced against ``trace`` (`figures.race`). ``present``: presentation
-    mode (texts for a projector, the chart filling the window). ``autoplay``: plays when opened. ``recording``: for
-    making a video (`video.write_video`): the playback bar keeps the round and the slider, without its buttons.
+    mode (texts for a projector, the chart filling the window). ``autoplay``: plays when opened (unless the viewer's
+    system asks for reduced motion: the player then waits for play). ``recording``: for making a video
+    (`video.write_video`): the playback bar keeps the round and the slider, without its buttons.
     """
     present, autoplay, recording = (_flag(v, n) for v, n in ((present, "present"), (autoplay, "autoplay"),
                                                               (recording, "recording")))
