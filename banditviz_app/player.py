@@ -21,8 +21,7 @@ first round and is brought into view. A first visit's run plays by itself unless
 reduced motion (``prefers-reduced-motion``): then it waits, at its first round, for play. One keyboard listener
 serves every player on the page (space plays or pauses, the arrow keys step, Home restarts, End goes to the last
 round), and is ignored while the focus is in a text field. Each player is registered by its key, so a rerun that
-runs the script again replaces the player instead of adding a
-second one.
+runs the script again replaces the player instead of adding a second one.
 """
 
 from __future__ import annotations
