@@ -23,8 +23,8 @@ a pandas DataFrame:
 compiled loops, which release the GIL), ``"processes"`` (local cores) and ``"dask"`` (a ``dask.distributed``
 scheduler address, or a LocalCluster started for the sweep). Work is cut into jobs of a few seeds each; every job is
 deterministic and the jobs' rows are concatenated in job order, so every backend returns the same frame.
-Worker processes start from a fresh interpreter (forkserver), so a script that uses the "processes"
-backend needs the usual ``if __name__ == "__main__":`` guard.
+Worker processes start from a fresh interpreter (forkserver) and do not run the caller's main script (a script, or
+Streamlit's app script, whose algorithms must then live in an importable module: a sweep refuses ``__main__``'s).
 
 This module is callable: ``banditviz.sweep(...)`` is ``banditviz.sweep.sweep(...)``, and the module's other names
 (``banditviz.sweep.read_metadata``...) stay reachable beside it.

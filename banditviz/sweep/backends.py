@@ -5,10 +5,13 @@ Each backend yields ``(job index, rows)`` as jobs end; a sweep stopped early (an
 from __future__ import annotations
 
 import multiprocessing
+import sys
 import threading
+import types
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 import pandas as pd
@@ -42,17 +45,50 @@ _POOLS: dict[int, ProcessPoolExecutor] = {}
 _POOLS_LOCK = threading.RLock()  # re-entered: `_processes` holds it while `_pool` takes it
 
 
+@contextmanager
+def _no_main_script() -> Iterator[None]:
+    """While a worker process is launched, ``__main__`` is a module of no file, so the worker does not run the
+    caller's main script again (multiprocessing's spawn and forkserver do, as ``__mp_main__``). Inside Streamlit,
+    ``__main__`` is the app's script: each worker ran the whole app (1.2 s more a start, 188 bare-mode warnings).
+    A sweep's jobs never need it: `runner` refuses algorithms defined in ``__main__``."""
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
+# forkserver where the platform has it (safe inside threaded hosts; workers fork from a server that imported banditviz
+# once), else spawn: either way a worker starts from a fresh interpreter
+_START = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+_BASE = multiprocessing.get_context(_START)
+
+
+class _Worker(_BASE.Process):  # type: ignore[name-defined,misc]
+    """A worker process launched without the caller's main script (`_no_main_script`)."""
+
+    @staticmethod
+    def _Popen(process_obj):
+        with _no_main_script():
+            return _BASE.Process._Popen(process_obj)
+
+
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """The `_START` context, its processes `_Worker`s."""
+    context = type(_BASE)()
+    if _START == "forkserver":
+        context.set_forkserver_preload([__name__])
+    context.Process = _Worker
+    return context
+
+
 def _pool(workers: int) -> ProcessPoolExecutor:
-    """A local pool of ``workers`` processes, started on first use and kept warm for the next sweeps (a start
-    costs ~1-2 s here); workers start from a fresh interpreter (forkserver: safe inside threaded hosts)."""
+    """A local pool of ``workers`` processes (`_worker_context`), started on first use and kept warm for the next
+    sweeps (a start costs ~1-2 s here)."""
     with _POOLS_LOCK:
         if workers not in _POOLS:
-            if "forkserver" in multiprocessing.get_all_start_methods():
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload([__name__])  # workers fork from a server that imported banditviz once
-            else:
-                context = multiprocessing.get_context("spawn")
-            _POOLS[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            _POOLS[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context())
         return _POOLS[workers]
 
 

@@ -1,13 +1,17 @@
-"""An interrupted sweep on the local process pool stops the runs already inside workers (the app's Cancel)."""
+"""The local process pool: an interrupted sweep stops the runs already inside workers (the app's Cancel); workers do
+not run the caller's main script."""
 
 from __future__ import annotations
 
+import sys
 import time
+import types
 
+import pandas as pd
 import pytest
 
 import banditviz
-from banditviz.sweep.backends import _POOLS
+from banditviz.sweep.backends import _POOLS, _end_pool
 
 
 class Interrupt(Exception):
@@ -34,3 +38,22 @@ def test_an_interrupted_process_sweep_stops_the_runs_inside_its_workers():
     assert 2 not in _POOLS and calls == [0, 0, 0]  # interrupted by a heartbeat, before any run ended
     table = banditviz.sweep("default", "pareto_ucb1", 2, 50, backend="processes", workers=2)  # a fresh pool
     assert sorted(table["seed"].unique()) == [0, 1]
+
+
+def test_process_workers_do_not_run_the_callers_main_script(tmp_path, monkeypatch):
+    """Inside Streamlit ``__main__`` is the app's script: multiprocessing ran it again in every worker (the whole app,
+    in bare mode). A main script that fails when run: the sweep is as in-process, and the script ran nowhere."""
+    script, ran = tmp_path / "app_script.py", tmp_path / "ran"
+    script.write_text(f"open({str(ran)!r}, 'w').close()\nraise SystemExit('the main script ran in a worker')\n")
+    main = types.ModuleType("__main__")
+    main.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    assert 3 not in _POOLS  # workers launched here
+    try:
+        got = banditviz.sweep("default", "pareto_ucb1", 3, 300, backend="processes", workers=3, batch=False)
+    finally:
+        if 3 in _POOLS:  # a pool that broke is already forgotten
+            _end_pool(3, _POOLS[3])
+    assert not ran.exists()
+    want = banditviz.sweep("default", "pareto_ucb1", 3, 300, backend="serial", batch=False)
+    pd.testing.assert_frame_equal(got, want)
