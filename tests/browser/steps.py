@@ -34,6 +34,21 @@ def poll(page, holds: Callable[[], object], within_ms: int) -> bool:
     return bool(holds())
 
 
+def steady(page, state: str, quiet_ms: int, timeout_ms: int = 20_000) -> None:
+    """Wait until the JavaScript ``state`` (a function returning a value, or null while it is not ready) returned one
+    same value for ``quiet_ms`` (asked every 100 ms): a page that settles by itself (a resize, then a relayout)."""
+    seen, since, waited = None, 0, 0
+    while waited <= timeout_ms:
+        now = page.evaluate(state)
+        if now is None or now != seen:
+            seen, since = now, waited
+        elif waited - since >= quiet_ms:
+            return
+        page.wait_for_timeout(100)
+        waited += 100
+    raise AssertionError(f"not steady within {timeout_ms} ms: {seen}")
+
+
 def again(page, act: Callable[[], object], holds: Callable[[], object], what: str, tries: int = 3,
           within_ms: int = 20_000) -> None:
     """Do ``act`` until ``holds()``: when it does not hold within ``within_ms``, wait until the page is idle, look

@@ -16,7 +16,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.steps import IDLE, motion_option, poll
+from tests.browser.steps import IDLE, motion_option, poll, steady
 from tests.browser.test_journeys_browser import pick
 
 pytestmark = pytest.mark.browser
@@ -638,6 +638,14 @@ def overlaps(a, b, pad: float = 1.0) -> bool:
     """Whether boxes (name, x0, y0, x1, y1) overlap by more than ``pad`` px."""
     return a[1] + pad < b[3] and b[1] + pad < a[3] and a[2] + pad < b[4] and b[2] + pad < a[4]
 
+# The fitted chart's size on the page and in Plotly's layout, and how many texts it draws; null while not `FITTED`.
+FIT_STATE = r"""() => {
+  if (!(""" + FITTED + r""")()) return null;
+  const gd = document.querySelector('""" + CHART + r"""'), r = gd.getBoundingClientRect();
+  return [innerWidth, innerHeight, r.x, r.y, r.width, r.height, gd._fullLayout.width, gd._fullLayout.height,
+          gd.querySelectorAll('text').length];
+}"""
+
 
 def inside(a, b, pad: float = 1.0) -> bool:
     """Whether box ``a`` lies within box ``b`` (give or take ``pad`` px)."""
@@ -663,9 +671,7 @@ def fitted_boxes(w: Watch, screen: dict, name: str, screenshot, present: bool = 
     presenting, 8 else: presenting, the page shows the title and legend)."""
     w.page.set_viewport_size(screen)
     w.page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
-    w.page.wait_for_timeout(1500)  # Streamlit's resize, then the player's (it looks every 500 ms)
-    w.page.wait_for_function(FITTED, timeout=20_000)
-    w.page.wait_for_timeout(500)
+    steady(w.page, FIT_STATE, quiet_ms=700)  # Streamlit's resize, then the player's (it looks every 500 ms)
     # the boxes once the player's fit has settled: a loaded machine's late relayout drew A's axis title on B's panel
     # title for a moment (a race on a phone, presenting), where the settled chart leaves 15 px between them
     deadline = time.monotonic() + 10
