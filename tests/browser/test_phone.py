@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.steps import IDLE, motion_option
+from tests.browser.steps import IDLE, motion_option, steady
 from tests.browser.test_drawn_state import assert_one_round, computed
-from tests.browser.test_watch_player import CHART, FAMILIES, SLIDER, STATE, fitted_boxes
+from tests.browser.test_watch_player import CHART, FAMILIES, FIT_STATE, SLIDER, STATE, fitted_boxes
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 768, "height": 1024}
@@ -104,7 +104,7 @@ def test_the_stacked_chart_is_the_portrait_layout(browser, server):
         page.goto(f"{server}/?{FAMILIES['regret']}&T=2000&seed=0")
         page.wait_for_function(STATE, timeout=90_000)
         page.wait_for_function(IDLE, timeout=60_000)
-        page.wait_for_timeout(1500)
+        steady(page, FIT_STATE, quiet_ms=700)  # the player's fit to the phone
         stacked = page.evaluate(f"""() => {{ const gd = document.querySelector('{CHART}'), fl = gd._fullLayout;
           const x = fl.xaxis3.domain;
           return [fl.legend.visible, x[1] - x[0], fl.yaxis.domain[1] < fl.yaxis3.domain[0]];
