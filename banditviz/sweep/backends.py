@@ -43,6 +43,7 @@ def _threads(jobs: list[Job], workers: int, scheduler: Any, tick: Ticker) -> Ite
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 _POOLS_LOCK = threading.RLock()  # re-entered: `_processes` holds it while `_pool` takes it
+_MAIN_LOCK = threading.Lock()  # one worker launch at a time (`_no_main_script`)
 
 
 @contextmanager
@@ -50,13 +51,15 @@ def _no_main_script() -> Iterator[None]:
     """While a worker process is launched, ``__main__`` is a module of no file, so the worker does not run the
     caller's main script again (multiprocessing's spawn and forkserver do, as ``__mp_main__``). Inside Streamlit,
     ``__main__`` is the app's script: each worker ran the whole app (1.2 s more a start, 188 bare-mode warnings).
-    A sweep's jobs never need it: `runner` refuses algorithms defined in ``__main__``."""
-    main = sys.modules["__main__"]
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = main
+    A sweep's jobs never need it: `runner` refuses algorithms defined in ``__main__``. One launch at a time (two
+    sweeps' launches interleaved would leave the empty module as ``__main__``)."""
+    with _MAIN_LOCK:
+        main = sys.modules["__main__"]
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            sys.modules["__main__"] = main
 
 
 # forkserver where the platform has it (safe inside threaded hosts; workers fork from a server that imported banditviz
