@@ -17,22 +17,32 @@ PYTEST := $(PY) -m pytest -q -p no:cacheprovider --timeout=900
 TEST := $(PY) -m ruff check . && $(PYTEST) -n 2 --dist loadfile -m "not load" --durations=20 && $(PYTEST) -m load
 PORT ?= 8501
 
-.PHONY: run serve test install install-test chromium nginx lint bench lock clean
+.PHONY: run serve test install install-test debian chromium nginx lint bench lock clean
 
 $(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c $(LOCK) -e ".[export]"
-	$(PY) -c "import banditviz as b; b.run(b.preset('default'), 'pareto_ucb1', 30, snapshots=0); b.run(b.preset('default'), 'pfiwr', 30, snapshots=0); b.run(b.preset('default'), 'gege_fb', 60, snapshots=0); b.run(b.preset('default'), 'uniform', 3, snapshots=0, compiled=False); b.run(b.preset('mol_ts_main'), 'mol_ts', 3, snapshots=0); b.pareto.psi_gaps([[0.0, 1.0], [1.0, 0.0]])"  # compile numba loops and noise streams once (cached)
+	touch $@
+
+# numba's loops and noise streams compiled once (cached beside the sources): about 2 minutes on one core, which
+# `make test` spends beside the test dependencies' and the browser's installs. From the sources themselves
+# (PYTHONPATH), not through the editable install, which the test dependencies' pip install writes again meanwhile.
+$(VENV)/.compiled: $(VENV)/.installed
+	PYTHONPATH=$(CURDIR) $(PY) -c "import banditviz as b; b.run(b.preset('default'), 'pareto_ucb1', 30, snapshots=0); b.run(b.preset('default'), 'pfiwr', 30, snapshots=0); b.run(b.preset('default'), 'gege_fb', 60, snapshots=0); b.run(b.preset('default'), 'uniform', 3, snapshots=0, compiled=False); b.run(b.preset('mol_ts_main'), 'mol_ts', 3, snapshots=0); b.pareto.psi_gaps([[0.0, 1.0], [1.0, 0.0]])"
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(LOCK)
 	$(PY) -m pip install --quiet -c $(LOCK) -e ".[test,distributed,export]"
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed $(VENV)/.compiled
 
-install-test: $(VENV)/.installed-test chromium nginx
+install-test: $(VENV)/.installed-test $(VENV)/.compiled debian
+
+# Debian's packages the tests use, one apt-get at a time (apt holds a lock)
+debian:
+	@$(MAKE) --no-print-directory chromium && $(MAKE) --no-print-directory nginx
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -60,7 +70,9 @@ serve: install nginx
 lint: install-test
 	$(PY) -m ruff check .
 
-test: install-test
+# the installs side by side (make -j), then the tests
+test:
+	@$(MAKE) --no-print-directory -j 3 install-test
 	$(TEST)
 
 bench: install-test
