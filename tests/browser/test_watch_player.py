@@ -638,6 +638,7 @@ def overlaps(a, b, pad: float = 1.0) -> bool:
     """Whether boxes (name, x0, y0, x1, y1) overlap by more than ``pad`` px."""
     return a[1] + pad < b[3] and b[1] + pad < a[3] and a[2] + pad < b[4] and b[2] + pad < a[4]
 
+
 # The fitted chart's size on the page and in Plotly's layout, and how many texts it draws; null while not `FITTED`.
 FIT_STATE = r"""() => {
   if (!(""" + FITTED + r""")()) return null;
