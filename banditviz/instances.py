@@ -32,6 +32,9 @@ from ._contexts import CONTEXTS, draw_contexts
 
 SCHEMA_VERSION = 1
 KINDS = ("means", "linear", "contextual", "distributions")
+# the field of each kind that gives its number of arms and of objectives, named by a message refusing either
+_ARMS_FROM = {"means": "means", "linear": "features", "contextual": "n_arms", "distributions": "distributions"}
+_OBJECTIVES_FROM = {"means": "means", "linear": "theta", "contextual": "theta", "distributions": "distributions"}
 NOISES = ("gaussian", "bernoulli", "beta")
 FAMILIES = {"beta": ("a", "b"), "bernoulli": ("p",), "uniform": ("low", "high")}
 _FIELDS = (
@@ -232,8 +235,8 @@ class Instance:
                **kw: Any) -> Instance:
         K = int(means.shape[0]) if means is not None else int(kw["n_arms"])
         L = int(means.shape[1]) if means is not None else int(L)  # type: ignore[arg-type]
-        limits.check_int("number of arms K", K, 2, limits.MAX_ARMS)
-        limits.check_int("number of objectives L", L, 1, limits.MAX_OBJECTIVES)
+        limits.check_int(f"{_ARMS_FROM[kind]}: number of arms K", K, 2, limits.MAX_ARMS)
+        limits.check_int(f"{_OBJECTIVES_FROM[kind]}: number of objectives L", L, 1, limits.MAX_OBJECTIVES)
         if kind in ("means", "linear"):
             if noise not in NOISES:
                 raise ValueError(f"noise: must be one of {list(NOISES)}, got {noise!r}")

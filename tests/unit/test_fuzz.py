@@ -153,3 +153,13 @@ def test_a_wrong_value_in_one_field_is_a_value_error_naming_it(kind, field, valu
 def test_wrong_types_named(field, value):
     with pytest.raises(ValueError, match=field):
         Instance.from_json(json.dumps(dict(VALID["means"], **{field: value})))
+
+
+@pytest.mark.parametrize(("kind", "field", "value"), [
+    ("means", "means", [[0.1, 0.2]]), ("linear", "features", [[0, 0]]), ("contextual", "n_arms", 1),
+    ("distributions", "distributions", [{"family": "bernoulli", "p": 0.3}])])
+def test_a_single_arm_is_refused_naming_the_field_that_gives_the_arms(kind, field, value):
+    """Found by the fuzz test above: a linear instance of one feature row was refused as "number of arms K", which
+    does not say which field to mend."""
+    with pytest.raises(ValueError, match=f"^{field}: "):
+        Instance.from_dict(dict(VALID[kind], **{field: value}))
