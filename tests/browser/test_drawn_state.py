@@ -22,6 +22,7 @@ from banditviz import figures
 from banditviz.figures.objective_space import CUT_LABEL
 from banditviz_app import runs, state
 from tests.browser import drawn
+from tests.browser.console import ConsoleLog
 from tests.browser.steps import CONTROLS, IDLE, motion_option, open_expander, settle
 from tests.browser.test_journeys_browser import pick
 from tests.browser.test_watch_player import DRAWN
@@ -140,11 +141,10 @@ def pause(page) -> None:
 @pytest.fixture(scope="module")
 def tab(browser):
     context = browser.new_context(viewport=LAPTOP, reduced_motion=motion_option(True))  # autoplay, then pause
-    errors = []
-    context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    context.on("weberror", lambda e: errors.append(str(e.error)))
+    log = ConsoleLog()
+    log.watch(context)
     page = context.new_page()
-    yield page, errors
+    yield page, log.errors
     context.close()
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.steps import IDLE, motion_option, steady
+from tests.browser.steps import IDLE, steady
 from tests.browser.test_drawn_state import assert_one_round, computed
 from tests.browser.test_watch_player import CHART, FAMILIES, FIT_STATE, SLIDER, STATE, fitted_boxes
 
@@ -47,45 +47,38 @@ def touch_drag(page, fraction: float) -> None:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_watch_on_a_phone_and_a_tablet(browser, server, screenshot, case):
+def test_watch_on_a_phone_and_a_tablet(new_context, server, screenshot, case):
     query, present = CASES[case]
     query = f"{query}&T=2000&seed=0"
     fig, meta = computed(query + present)
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, reduced_motion=motion_option(True))
-    errors: list[str] = []
-    context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page = context.new_page()
-    try:
-        page.goto(f"{server}/?{query}{present}")
-        page.wait_for_function(STATE, timeout=90_000)
-        page.wait_for_function(IDLE, timeout=60_000)
-        page.locator(".bv-bar button[data-bv=play]").tap()  # a first visit plays: the tap pauses it
-        page.wait_for_function("() => !window.__bv.players.bv_watch.playing")
-        assert_one_round(page, fig, meta)
-        small = [c for c in page.evaluate(CONTROLS) if c[1] < 44 or c[2] < 44]
-        assert small == [], small  # every control a 44 px touch target
-        n = len(meta["rounds"])
-        page.locator(SLIDER).scroll_into_view_if_needed()
-        touch_drag(page, 0.5)
-        frame = assert_one_round(page, fig, meta)
-        assert n // 3 < frame < 2 * n // 3, frame  # the finger took the slider to the middle
-        page.locator(".bv-bar button[data-bv=fwd]").tap()
-        assert_one_round(page, fig, meta, frame + 1)
-        page.locator(SLIDER).fill(str(n - 1))
-        assert_one_round(page, fig, meta, n - 1)
-        w = _Tab(page)
-        for screen in (PHONE, TABLET):
-            name = f"phone_{case}_{screen['width']}x{screen['height']}"
-            b = fitted_boxes(w, screen, name, screenshot, labels_at_least=3)
-            assert b["width"] <= screen["width"] - 16, b["width"]  # the chart within the page
-            assert page.evaluate(SIDEWAYS) == [0, 0]  # nothing makes the page scroll sideways
-            parts = page.evaluate(PARTS)  # how many copies of each the page shows (one beside, one around the chart)
-            shown = int(b["width"] < 600 or bool(present))  # the figure's portrait layout or presenting: the page's
-            assert parts == {"heading": shown, "legend": shown}, (parts, b["width"])
-            assert_one_round(page, fig, meta, n - 1)  # the stacked layout still draws the frame's data
-        assert errors == [], errors
-    finally:
-        context.close()
+    page = new_context(PHONE["width"], PHONE["height"], touch=True, motion=True).new_page()
+    page.goto(f"{server}/?{query}{present}")
+    page.wait_for_function(STATE, timeout=90_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    page.locator(".bv-bar button[data-bv=play]").tap()  # a first visit plays: the tap pauses it
+    page.wait_for_function("() => !window.__bv.players.bv_watch.playing")
+    assert_one_round(page, fig, meta)
+    small = [c for c in page.evaluate(CONTROLS) if c[1] < 44 or c[2] < 44]
+    assert small == [], small  # every control a 44 px touch target
+    n = len(meta["rounds"])
+    page.locator(SLIDER).scroll_into_view_if_needed()
+    touch_drag(page, 0.5)
+    frame = assert_one_round(page, fig, meta)
+    assert n // 3 < frame < 2 * n // 3, frame  # the finger took the slider to the middle
+    page.locator(".bv-bar button[data-bv=fwd]").tap()
+    assert_one_round(page, fig, meta, frame + 1)
+    page.locator(SLIDER).fill(str(n - 1))
+    assert_one_round(page, fig, meta, n - 1)
+    w = _Tab(page)
+    for screen in (PHONE, TABLET):
+        name = f"phone_{case}_{screen['width']}x{screen['height']}"
+        b = fitted_boxes(w, screen, name, screenshot, labels_at_least=3)
+        assert b["width"] <= screen["width"] - 16, b["width"]  # the chart within the page
+        assert page.evaluate(SIDEWAYS) == [0, 0]  # nothing makes the page scroll sideways
+        parts = page.evaluate(PARTS)  # how many copies of each the page shows (one beside, one around the chart)
+        shown = int(b["width"] < 600 or bool(present))  # the figure's portrait layout or presenting: the page's
+        assert parts == {"heading": shown, "legend": shown}, (parts, b["width"])
+        assert_one_round(page, fig, meta, n - 1)  # the stacked layout still draws the frame's data
 
 
 class _Tab:
@@ -95,20 +88,16 @@ class _Tab:
         self.page = page
 
 
-def test_the_stacked_chart_is_the_portrait_layout(browser, server):
+def test_the_stacked_chart_is_the_portrait_layout(new_context, server):
     """A phone-wide chart is drawn in the figure's portrait layout: no legend in it, the objective space the whole
     width, over the curves."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, reduced_motion=motion_option(False))
-    page = context.new_page()
-    try:
-        page.goto(f"{server}/?{FAMILIES['regret']}&T=2000&seed=0")
-        page.wait_for_function(STATE, timeout=90_000)
-        page.wait_for_function(IDLE, timeout=60_000)
-        steady(page, FIT_STATE, quiet_ms=700)  # the player's fit to the phone
-        stacked = page.evaluate(f"""() => {{ const gd = document.querySelector('{CHART}'), fl = gd._fullLayout;
-          const x = fl.xaxis3.domain;
-          return [fl.legend.visible, x[1] - x[0], fl.yaxis.domain[1] < fl.yaxis3.domain[0]];
-        }}""")
-        assert stacked == [False, 1.0, True], stacked  # no legend, the plane the whole width, over the curves
-    finally:
-        context.close()
+    page = new_context(PHONE["width"], PHONE["height"], touch=True).new_page()
+    page.goto(f"{server}/?{FAMILIES['regret']}&T=2000&seed=0")
+    page.wait_for_function(STATE, timeout=90_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    steady(page, FIT_STATE, quiet_ms=700)  # the player's fit to the phone
+    stacked = page.evaluate(f"""() => {{ const gd = document.querySelector('{CHART}'), fl = gd._fullLayout;
+      const x = fl.xaxis3.domain;
+      return [fl.legend.visible, x[1] - x[0], fl.yaxis.domain[1] < fl.yaxis3.domain[0]];
+    }}""")
+    assert stacked == [False, 1.0, True], stacked  # no legend, the plane the whole width, over the curves

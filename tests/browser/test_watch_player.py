@@ -16,6 +16,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.console import ConsoleLog
 from tests.browser.steps import IDLE, motion_option, poll, steady
 from tests.browser.test_journeys_browser import pick
 
@@ -242,13 +243,9 @@ class Watch:
 
     def __init__(self, browser, server: str, viewport: dict, query: str = "", motion: bool = False) -> None:
         self.context = browser.new_context(viewport=viewport, reduced_motion=motion_option(motion))
+        self.log = ConsoleLog()
+        self.log.watch(self.context)
         self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.outside: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("request", lambda r: None if r.url.startswith((server, "data:", "blob:"))
-                     else self.outside.append(r.url))
         self.page.goto(f"{server}/{query}")
         self.page.wait_for_function(STATE, timeout=90_000)
 
@@ -281,8 +278,7 @@ class Watch:
             raise AssertionError(f"{self.page.locator(CHART).count()} charts on the page after the rerun") from None
 
     def assert_clean(self) -> None:
-        assert self.errors == [], self.errors
-        assert self.outside == [], self.outside
+        assert self.log.errors == [], self.log.errors  # console and page errors, requests off the machine
 
     def close(self) -> None:
         self.context.close()
@@ -585,7 +581,7 @@ def test_projector_screenshots_at_rounds_1_10_100_and_last(browser, server, scre
 # tick labels; the 2-D plot areas and 3-D scene boxes; the no-estimates note (a text trace, inside its own plane). The
 # curves' legend (legend2) is either clear of every panel or inside one (a single run's, in its curves' top corner),
 # and clear of the curves: `hidden` lists the curve points drawn under it.
-LAYOUT_BOXES = """() => {
+LAYOUT_BOXES = r"""() => {
   const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot'), at = gd.getBoundingClientRect();
   const fl = gd._fullLayout, s = fl._size;
   const box = (e) => { const r = e.getBoundingClientRect();
@@ -602,7 +598,10 @@ LAYOUT_BOXES = """() => {
           legend2: texts('g.legend2 text'), ticks: texts('g[class$="tick"] text'), panels: plots.concat(scenes),
           notes: Array.from(gd.querySelectorAll('.scatterlayer .trace text')).filter((t) =>
             /no estimates yet/.test(t.textContent)).map((t) => [t.textContent, ...box(t)]),
-          width: fl.width, height: fl.height, legend_rows: rows.size, hidden: hidden()};
+          width: fl.width, height: fl.height, legend_rows: rows.size, hidden: hidden(),
+          // for a failure's message: the plot area, and each axis's tick label angles as Plotly drew them
+          size: [s.l, s.t, s.w, s.h], angles: Object.fromEntries(Object.keys(fl)
+            .filter((k) => /^[xy]axis\d*$/.test(k)).map((k) => [k, fl[k]._tickAngles || null]))};
   function hidden() {  // the curves' points (and 8 more along each segment) under the curves' legend's box
     const bg = gd.querySelector('g.legend2 rect.bg');
     if (!bg) return [];
@@ -654,14 +653,26 @@ def inside(a, b, pad: float = 1.0) -> bool:
 
 
 def _clashes(b: dict) -> list[tuple[str, str]]:
-    """Texts on each other or on a panel (the curves' legend may sit inside its own panel) in `LAYOUT_BOXES`'s boxes."""
+    """Texts on each other or on a panel (the curves' legend may sit inside its own panel) in `LAYOUT_BOXES`'s boxes:
+    the names of each pair."""
+    return [(x[0], y[0]) for x, y in _clashing(b)]
+
+
+def _clashing(b: dict) -> list[tuple[list, list]]:
+    """`_clashes`'s pairs of boxes."""
     labels, ticks, panels = b["labels"], b["ticks"], b["panels"]
-    clash = [(x[0], y[0]) for i, x in enumerate(labels) for y in labels[i + 1:] + ticks + b["legend2"]
-             if overlaps(x, y)]
-    clash += [(x[0], y[0]) for x in b["legend2"] for y in ticks if overlaps(x, y)]
-    clash += [(x[0], y[0]) for i, x in enumerate(ticks) for y in ticks[i + 1:] if overlaps(x, y)]
-    clash += [(x[0], p[0]) for x in labels for p in panels if overlaps(x, p)]
-    return clash + [(x[0], p[0]) for x in b["legend2"] for p in panels if overlaps(x, p) and not inside(x, p)]
+    clash = [(x, y) for i, x in enumerate(labels) for y in labels[i + 1:] + ticks + b["legend2"] if overlaps(x, y)]
+    clash += [(x, y) for x in b["legend2"] for y in ticks if overlaps(x, y)]
+    clash += [(x, y) for i, x in enumerate(ticks) for y in ticks[i + 1:] if overlaps(x, y)]
+    clash += [(x, p) for x in labels for p in panels if overlaps(x, p)]
+    return clash + [(x, p) for x in b["legend2"] for p in panels if overlaps(x, p) and not inside(x, p)]
+
+
+def clash_report(b: dict) -> str:
+    """The clashing texts and panels with their boxes (left, top, right, bottom in the chart), the plot area and the
+    tick label angles: what a failure in a run elsewhere needs to be understood."""
+    box = lambda x: [x[0], *(round(v) for v in x[1:])]  # noqa: E731
+    return f"{[(box(x), box(y)) for x, y in _clashing(b)]}; plot area {b['size']}; tick angles {b['angles']}"
 
 
 def fitted_boxes(w: Watch, screen: dict, name: str, screenshot, present: bool = False,
@@ -684,7 +695,7 @@ def fitted_boxes(w: Watch, screen: dict, name: str, screenshot, present: bool = 
     labels, ticks, panels = b["labels"], b["ticks"], b["panels"]
     least = labels_at_least if labels_at_least is not None else 3 if present else 8
     assert len(labels) >= least and ticks, b
-    assert _clashes(b) == [], _clashes(b)
+    assert _clashes(b) == [], clash_report(b)
     cut = [x[0] for x in labels + ticks + b["legend2"] if not inside(x, ["chart", 0, 0, b["width"], b["height"]])]
     assert cut == [], cut
     assert b["hidden"] == [], b["hidden"][:5]  # the curves' legend hides no part of a curve
