@@ -32,6 +32,7 @@ def layouts_of(fig: go.Figure, place, stack, heights: tuple[int, ...], present: 
     (``legend.visible``): in presentation mode and stacked, the page shows them (`animate.page_parts`). ``fill``: the
     chart fills the screen (presentation mode); else it is ``base_height`` tall, or ``stacked_height`` when stacked."""
     title, subtitle = fig.layout.title.text, fig.layout.title.subtitle.text or ""
+    figure = fig.layout.to_plotly_json()  # the figure's own layout, before it takes the wide one
     hs = sorted({*(int(h) for h in heights), fig.layout.height, *(() if present else (STACKED_HEIGHT,))})
     axes = [k for k in fig.layout.to_plotly_json() if re.match(r"^[xy]axis\d*$", k)]
 
@@ -47,8 +48,33 @@ def layouts_of(fig: go.Figure, place, stack, heights: tuple[int, ...], present: 
            "base_height": fig.layout.height, "stacked_height": STACKED_HEIGHT,
            **{w: [own(place(h, w == "narrow"), not present) for h in hs] for w in ("narrow", "wide")},
            "portrait": [own(stack(h), False, True) for h in hs]}
+    every_path(out["wide"] + out["narrow"] + out["portrait"], figure)
     fig.plotly_relayout(out["wide"][hs.index(fig.layout.height)])
     return out
+
+
+def every_path(layouts: list[dict], figure: dict) -> None:
+    """Each layout sets every path any of them sets: one that leaves a path out takes the figure's own value there
+    (None: Plotly's default). A chart then draws the layout for its size whatever sizes it had before: a phone turned
+    to landscape kept the stacked layout's strip domains, strip titles and margins (the lexicographic strips crushed
+    at the top of the panel)."""
+    paths = sorted(set().union(*layouts))
+    for layout in layouts:
+        for path in paths:
+            layout.setdefault(path, value_at(figure, path))
+
+
+def value_at(tree: dict, path: str):
+    """The value at a layout path ("annotations[2].y", "margin.l") in a figure's layout as a dict; None where unset."""
+    node = tree
+    for part in re.findall(r"[^.\[\]]+", path):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return None
+    return node
 
 
 def flat(places: dict) -> dict:

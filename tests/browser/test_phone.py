@@ -1,7 +1,8 @@
 """The shared link on a student's phone (390x844) and a portrait tablet (768x1024), by touch: Watch stacks its panels,
 the page shows the title and legend the figure hides, no text lies on another text or on a panel, the controls are
 touch targets of at least 44 px, the slider follows a finger, the page never scrolls sideways, and what is drawn is
-still the frame's data. Every task family, a race, normal and presentation mode."""
+still the frame's data. Then the window widened to a laptop's (1366x768): the chart leaves the stacked layout
+with nothing of it left behind. Every task family, a race, normal and presentation mode."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tests.browser.test_watch_player import CHART, FAMILIES, FIT_STATE, SLIDER, 
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 768, "height": 1024}
+LAPTOP = {"width": 1366, "height": 768}
 # 200 arms (88 s here) left to the laptop and projector: the stacked layout labelled its arms by `arm_step` already
 CASES = {**{f: (q, "") for f, q in FAMILIES.items() if f != "many_arms"},
          "race": ("preset=default&alg=pareto_ucb1&race=pareto_ts", ""),
@@ -70,7 +72,7 @@ def test_watch_on_a_phone_and_a_tablet(new_context, server, screenshot, case):
     page.locator(SLIDER).fill(str(n - 1))
     assert_one_round(page, fig, meta, n - 1)
     w = _Tab(page)
-    for screen in (PHONE, TABLET):
+    for screen in (PHONE, TABLET, LAPTOP):
         name = f"phone_{case}_{screen['width']}x{screen['height']}"
         b = fitted_boxes(w, screen, name, screenshot, labels_at_least=3)
         assert b["width"] <= screen["width"] - 16, b["width"]  # the chart within the page

@@ -628,7 +628,7 @@ FITTED = r"""() => {
   const width = gd._fullLayout.width;
   const want = (width < L.portrait_below ? L.portrait : width < L.narrow_below ? L.narrow : L.wide)[k];
   const at = (o, path) => path.replace(/\[(\d+)\]/g, '.$1').split('.').reduce((x, k) => (x == null ? x : x[k]), o);
-  const same = (k) => JSON.stringify(at(gd.layout, k)) === JSON.stringify(want[k]);
+  const same = (k) => JSON.stringify(at(gd.layout, k) ?? null) === JSON.stringify(want[k]);  // null: the default
   return Object.keys(want).every((k) => k.includes('camera') || same(k));
 }"""
 

@@ -19,6 +19,7 @@ from banditviz.figures import (
     animate,
     instance_preview,
     pull_counts,
+    race,
     regret_curves,
     sample_complexity_chart,
     success_rate_chart,
@@ -26,6 +27,7 @@ from banditviz.figures import (
 from banditviz.figures import geometry as geo
 from banditviz.figures.curves import MAX_CURVE_POINTS
 from banditviz.figures.frames import frame_indices, num
+from banditviz.figures.layouts import every_path, value_at
 from banditviz.figures.objective_space import BOX_LABEL, CUT_LABEL, TRUE_MEAN_LABEL
 from banditviz.figures.palette import rgba
 from banditviz.figures.playback import SPEEDS
@@ -502,6 +504,31 @@ def test_risk_averse_plane_draws_risk_minimised():
     np.testing.assert_allclose(arr(arrow["x"]), snap.estimates[[3, 0], 0], atol=1e-5)
     assert "simple regret" in tr_n
     go.Figure(animate(tr).to_dict())
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "presenting"])
+def test_every_layout_a_chart_can_take_sets_the_same_paths(ucb_trace, trace_3d, present):
+    """A chart goes from one size's layout to another's (a phone turned, a window widened): each must set every path
+    any other sets, or the chart keeps what the previous one put there (the stacked layout's strip domains and titles
+    crushed the lexicographic strips on a laptop after a phone)."""
+    page = {"controls": False, "height": 560, "present": present}  # as Watch draws them
+    figs = [animate(tr, **page) for tr in (ucb_trace, trace_3d, _lex_trace(), _risk_trace())]
+    figs += [race(a, b, **page) for a, b in ((ucb_trace, ucb_trace), (trace_3d, trace_3d))]
+    for fig in figs:
+        layouts = fig.layout.meta["bv"]["layouts"]
+        every = [set(layout) for kind in ("wide", "narrow", "portrait") for layout in layouts[kind]]
+        assert all(paths == every[0] for paths in every), fig.layout.title.text
+        assert len(every) == 3 * len(layouts["heights"])
+
+
+def test_a_path_a_layout_leaves_out_takes_the_figure_s_own_value():
+    figure = {"margin": {"l": 60}, "annotations": [{"y": 0.2}, {"y": 0.9, "text": "pulls"}]}
+    layouts = [{"margin.l": 20, "annotations[1].y": 0.5}, {"xaxis.nticks": 4}]
+    every_path(layouts, figure)
+    assert layouts == [{"margin.l": 20, "annotations[1].y": 0.5, "xaxis.nticks": None},
+                       {"xaxis.nticks": 4, "annotations[1].y": 0.9, "margin.l": 60}]
+    assert [value_at(figure, p) for p in ("annotations[0].y", "annotations[2].y", "margin.r", "margin.l.x")] == \
+        [0.2, None, None, None]
 
 
 # ------------------------------------------------------------------------ real traces of other tasks

@@ -223,7 +223,8 @@
   // shows them ([data-bv-part]). A camera is compared not: once drawn, it is the user's to turn.
   const valueAt = (obj, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
   const layoutAt = (obj, path) => valueAt(obj, path.replace(/\[(\d+)\]/g, '.$1'));
-  const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  // a path a layout sets to null is Plotly's default, which Plotly's relayout writes by deleting it (undefined)
+  const same = (a, b) => (a ?? null) === (b ?? null) || JSON.stringify(a) === JSON.stringify(b);
   function fit(gd) {
     const m = metaOf(gd), L = m && m.layouts, h = host();
     if (!L || !window.Plotly) return;
