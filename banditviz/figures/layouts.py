@@ -34,7 +34,7 @@ def layouts_of(fig: go.Figure, place, stack, heights: tuple[int, ...], present: 
     title, subtitle = fig.layout.title.text, fig.layout.title.subtitle.text or ""
     figure = fig.layout.to_plotly_json()  # the figure's own layout, before it takes the wide one
     hs = sorted({*(int(h) for h in heights), fig.layout.height, *(() if present else (STACKED_HEIGHT,))})
-    axes = [k for k in fig.layout.to_plotly_json() if re.match(r"^[xy]axis\d*$", k)]
+    axes = [k for k in figure if re.match(r"^[xy]axis\d*$", k)]
 
     def own(layout: dict, shown: bool, stacked: bool = False) -> dict:
         # stacked panels: the margins and gaps are the layout's own (Plotly's automargin would push an axis's labels

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import console
-from tests.browser.console import ConsoleLog
+from tests.browser.console import SEEN, ConsoleLog
 from tests.browser.steps import IDLE, again, holds_in_page, motion_option
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,19 +173,19 @@ def new_context(browser, console_log, request):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """Keep the test's own report (its call phase) on the item, for `new_context` to see whether it failed; a failed
-    test's report lists the browser's errors seen since its setup began, in any context (`console.SEEN`)."""
+    test's report lists the browser's errors seen since its setup began, in any context (`SEEN`)."""
     report = yield
     if report.when == "call":
         item.call_report = report
     if report.failed and report.when == "call":
-        errors = console.SEEN[getattr(item, "seen_from", 0):]
+        errors = SEEN[getattr(item, "seen_from", 0):]
         report.sections.append(("browser errors while the test ran", "\n".join(errors) or "none"))
     return report
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
-    item.seen_from = len(console.SEEN)
+    item.seen_from = len(SEEN)
 
 
 def failure_shots(test: str, pages: list) -> None:

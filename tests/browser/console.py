@@ -15,10 +15,8 @@ import urllib.parse
 # make the frontend take /design as its base (its stream and assets would then 404), and Chromium logs any failed
 # request as a console error, which no script in the page can silence.
 BASE_PATH_PROBES = ("/_stcore/health", "/_stcore/host-config")
-SEEN: list[str] = []  # every error any log recorded, in order
-
-
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+SEEN: list[str] = []  # every error any log recorded, in order
 
 
 def off_machine(url: str) -> bool:
@@ -63,4 +61,3 @@ class ConsoleLog:
     def _add(self, error: str) -> None:
         self.errors.append(error)
         SEEN.append(error)
-
