@@ -80,7 +80,7 @@ def test_watch_on_a_phone_and_a_tablet(new_context, server, screenshot, case):
         parts = page.evaluate(PARTS)  # how many copies of each the page shows (one beside, one around the chart)
         shown = int(b["width"] < 600 or bool(present))  # the figure's portrait layout or presenting: the page's
         assert parts == {"heading": shown, "legend": shown}, (parts, b["width"])
-        assert_one_round(page, fig, meta, n - 1)  # the stacked layout still draws the frame's data
+        assert_one_round(page, fig, meta, n - 1)  # the layout for this size still draws the frame's data
 
 
 class _Tab:
