@@ -220,6 +220,48 @@ def test_the_checker_rejects_a_chart_drawn_by_plotlys_fast_path(tab, server):
         print(family, "fast path:", len(bad), "mismatches, e.g.", bad[:3])
 
 
+# Plotly refuses the next n draws (n < 0: every one), as a chart being replaced or a broken draw would.
+REFUSE = """(n) => {
+  const P = window.Plotly;
+  if (!P.__bvReact) P.__bvReact = P.react;
+  window.__bvRefuse = n;
+  P.react = function (...args) {
+    if (window.__bvRefuse === 0) return P.__bvReact.apply(this, args);
+    window.__bvRefuse -= 1;
+    return Promise.reject(new Error('refused by the test'));
+  };
+}"""
+
+
+def test_a_refused_draw_never_leaves_the_words_ahead_of_the_picture(new_context, console_log, server):
+    """A draw Plotly refuses once is tried again: the chart, the explanation, the table and the bar reach the round
+    asked for. A chart that keeps refusing keeps the round it shows, and so does the rest of the page; the console
+    says which round was not drawn. Before, a refused draw was swallowed: the page said the next round beside the
+    chart of the last, and stayed so."""
+    query = f"{FAMILIES['regret']}&T=2000&seed=0"
+    fig, meta = computed(query)
+    page = new_context(**LAPTOP).new_page()
+    page.goto(f"{server}/?{query}")
+    page.wait_for_function(READY, timeout=90_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    frame = assert_one_round(page, fig, meta)
+    page.evaluate(REFUSE, 1)
+    press(page, "step ▶")
+    frame = assert_one_round(page, fig, meta, frame + 1)
+    assert console_log.errors == []
+    page.evaluate(REFUSE, -1)
+    press(page, "step ▶")
+    page.wait_for_function("() => window.__bvRefuse < -2")  # refused twice: asked and tried again
+    page.wait_for_timeout(1_000)  # a later look (every 500 ms) would not move the page on either
+    assert_one_round(page, fig, meta, frame)
+    refused = f"banditviz player: round {meta['rounds'][frame + 1]} (frame {frame + 1}) was not drawn"
+    assert console_log.errors and all(refused in e for e in console_log.errors), console_log.errors
+    console_log.errors.clear()  # the errors this test caused, checked
+    page.evaluate(REFUSE, 0)
+    press(page, "step ▶")
+    assert_one_round(page, fig, meta, frame + 1)
+
+
 def _boxes_drawn(page, snapshot, arms_seen) -> list[str]:
     """Every arm with a pull has its box on screen, read from the SVG: its box clipped to the view is a drawn fill
     (unless it covers the whole view), each of its sides in the view lies on a drawn outline, and each side the view

@@ -136,18 +136,32 @@
   // Draw frame i on every chart of the container; resolves when Plotly has drawn it. The explanation and the table
   // are written once the charts are drawn: written before, they would make Plotly's measuring of its texts lay the
   // whole page out again (a forced layout in every frame).
+  // A draw Plotly refuses is tried once more (a chart Streamlit replaces meanwhile is drawn by the next look, `sync`);
+  // a chart on the page that refuses it again is reported in the console and keeps the frame it shows, and the page
+  // says that frame: the words never run ahead of the picture.
   function show(i) {
-    p.frame = Math.max(0, Math.min(i, p.n - 1));
+    const frame = p.frame = Math.max(0, Math.min(i, p.n - 1));
     remember();
     const jobs = charts().map((gd) => {
-      const frame = p.frame;
+      const attempt = () => new Promise((r) => r(draw(gd, frame)));
+      const drawn = attempt().catch(() => attempt()).then(() => true, (e) => {
+        if (!gd.isConnected) return true;
+        console.error('banditviz player: round ' + roundOf(frame) + ' (frame ' + frame + ') was not drawn: ' +
+          ((e && e.message) || e));
+        return false;
+      });
       // Plotly's promise can stay pending when Streamlit redraws the chart meanwhile: wait at most 2 s.
-      const drawn = Promise.resolve(draw(gd, frame)).catch(() => {});
-      return Promise.race([drawn, new Promise((r) => setTimeout(r, 2000))])
-        .then(() => { p.seen.set(gd, gd.data); p.shown.set(gd, frame); });
+      return Promise.race([drawn, new Promise((r) => setTimeout(() => r(true), 2000))]).then((ok) => {
+        if (ok) { p.seen.set(gd, gd.data); p.shown.set(gd, frame); }
+        return ok || !p.shown.has(gd) ? null : p.shown.get(gd);
+      });
     });
     if (!jobs.length) drawText();
-    return Promise.all(jobs).then(() => { if (p.alive) drawText(); });
+    return Promise.all(jobs).then((kept) => {
+      const back = kept.find((f) => f !== null);
+      if (back !== undefined && p.frame === frame) { p.frame = back; remember(); }  // unless another frame was asked
+      if (p.alive) drawText();
+    });
   }
   // Resolves once the browser has painted what is drawn now (the next animation frame has run its paint).
   const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
