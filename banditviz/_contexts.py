@@ -86,9 +86,15 @@ def arm_dots(XT: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
     """out[k] = x_k' w for the K arms of XT (d x K, the contexts transposed), summed over i in order from 0.0.
 
     The arms run innermost, so the compiler computes several arms' sums side by side (SIMD), each in that order: the
-    same bits as one dot product at a time, ~3x faster at K = 50, d = 5 (`benchmarks/molts_loop.py`)."""
-    out[:] = 0.0
+    same bits as one dot product at a time, ~3x faster at K = 50, d = 5 (`benchmarks/molts_loop.py`). The first
+    term is added to 0.0 as the others are to the sum, in the same pass that starts the sum (not zeroed first)."""
+    if XT.shape[0] == 0:
+        out[:] = 0.0
     for i in range(XT.shape[0]):
         c, x = w[i], XT[i]
-        for k in range(len(out)):
-            out[k] += x[k] * c
+        if i == 0:
+            for k in range(len(out)):
+                out[k] = 0.0 + x[k] * c
+        else:
+            for k in range(len(out)):
+                out[k] += x[k] * c

@@ -48,7 +48,7 @@ def _steps(step, rng, theta, W, bank, M, n):
     effective gap), 2 + MOL-TS's samples and scores, 3 + its draw from the effective front."""
     K, L, d = 50, theta.shape[1], theta.shape[0]
     X, means, S, V = np.empty((K, d)), np.empty((K, L)), np.zeros((d, d)), np.eye(d) / 100
-    thetas, mu, win = np.empty((L, M, d)), np.empty((K, L)), np.empty((K, L), np.int64)
+    thetas, mu, win = np.empty((L, M, d)), np.empty((K, L)), np.empty((0, L), np.int64)  # no winners, as the loop
     acc = 0.0
     for i in range(n):
         draw_contexts(rng, 0, X)

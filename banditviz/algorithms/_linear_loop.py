@@ -169,7 +169,8 @@ def mol_radius(t, ip, fp):
 @numba.njit(**JIT)
 def mol_ts_arm(t, ip, fp, rng, X, V_inv, theta, ts, idx):
     """MOL-TS's arm of round t on the contexts X (`molts.learners.MOLTS.select`); ``ts`` (`mol_ts_scratch`): its
-    weight bank of the effective front, and room for its Cholesky factor, samples, scores and winning samples."""
+    weight bank of the effective front, room for its Cholesky factor, samples and scores, and no rows of winning
+    samples (the loop keeps none: `optimistic_scores` takes the maxima alone)."""
     bank, S, thetas, mu, winner = ts
     L, M, d = thetas.shape
     radius = mol_radius(t, ip, fp)
@@ -205,7 +206,7 @@ def mol_ts_scratch(alg: Algorithm, code: int, K: int, d: int, L: int) -> tuple:
     ts = code == MOL_TS_RULE
     M = alg.M if ts else 1
     bank = alg.sampler.bank if ts and L >= 3 else np.ones((1, L))
-    return (bank, np.zeros((d, d)), np.empty((L, M, d)), np.empty((K, L)), np.empty((K, L), dtype=np.int64))
+    return (bank, np.zeros((d, d)), np.empty((L, M, d)), np.empty((K, L)), np.empty((0, L), dtype=np.int64))
 
 
 @numba.njit(**JIT)

@@ -100,8 +100,8 @@ def test_contexts_are_numpys_draws(kind):
 def test_products_sum_each_arm_in_order():
     """`linear_predictions`, `quadratic_forms` and MOL-TS's `optimistic_scores` (through `arm_dots`, the arms side by
     side) give, bit for bit, each entry summed over d in order from 0.0, which numpy's elementwise sums in that order
-    reproduce (the scores' maximum and first maximiser over the M samples, ties included); the broken variant, the
-    same sums in reverse order, differs in the last bits."""
+    reproduce (the scores' maximum and first maximiser over the M samples, ties included; the same maximum when no
+    winners are kept); the broken variant, the same sums in reverse order, differs in the last bits."""
     rng = np.random.default_rng(4)
 
     def in_order(X, theta, V, order):
@@ -126,6 +126,9 @@ def test_products_sum_each_arm_in_order():
         optimistic_scores(X, thetas, mu, winner)
         scores = np.stack([in_order(X, thetas[j].T, V, range(d))[0] for j in range(L)], axis=1)  # K x L x M
         assert np.array_equal(mu, scores.max(axis=2)) and np.array_equal(winner, scores.argmax(axis=2))
+        alone = np.empty((K, L))
+        optimistic_scores(X, thetas, alone, np.empty((0, L), np.int64))  # the compiled loop's: no winners kept
+        assert np.array_equal(alone, mu)
     assert reversed_differs
 
 

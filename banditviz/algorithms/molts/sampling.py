@@ -52,17 +52,25 @@ def sample_thetas(theta: np.ndarray, S: np.ndarray, z: np.ndarray, c: float, out
 
 @numba.njit(cache=True)
 def optimistic_scores(X: np.ndarray, thetas: np.ndarray, mu: np.ndarray, winner: np.ndarray) -> None:
-    """mu[k, l] = max_m x_k' theta~[l, m] (MOL-TS Eq. 2) and winner[k, l] its first maximising m; the scores by
+    """mu[k, l] = max_m x_k' theta~[l, m] (MOL-TS Eq. 2) and winner[k, l] its first maximising m, unless ``winner``
+    has no rows (the compiled loop, which keeps no winners: the maxima alone, side by side); the scores by
     `arm_dots` (each summed over d in order, the arms side by side)."""
     L, M, d = thetas.shape
     K = X.shape[0]
     XT = np.ascontiguousarray(X.T)
-    s, best, arg = np.empty(K), np.empty(K), np.empty(K, dtype=np.int64)
+    s, best = np.empty(K), np.empty(K)
+    keep = winner.shape[0] > 0
     for l_ in range(L):
-        for m in range(M):
+        arm_dots(XT, thetas[l_, 0], best)
+        if keep:
+            winner[:, l_] = 0
+        for m in range(1, M):
             arm_dots(XT, thetas[l_, m], s)
-            for k in range(K):
-                if m == 0 or s[k] > best[k]:
-                    best[k], arg[k] = s[k], m
+            if keep:
+                for k in range(K):
+                    if s[k] > best[k]:
+                        best[k], winner[k, l_] = s[k], m
+            else:
+                for k in range(K):
+                    best[k] = s[k] if s[k] > best[k] else best[k]
         mu[:, l_] = best
-        winner[:, l_] = arg
