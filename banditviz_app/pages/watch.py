@@ -167,7 +167,8 @@ with left:
         charts.show_prepared(chart, key="watch_figure", height="stretch")  # the player sizes its container
     # The first screen of a session plays by itself.
     first = not st.session_state.get("watch_autoplayed")
-    run_id = json.dumps([logged.run_id if logged else state.to_query(setting), rival, height])
+    # the run, not its height: turning presentation mode on or off keeps the round on screen and the playing
+    run_id = json.dumps([logged.run_id if logged else state.to_query(setting), rival])
     player.controls(PLAYER, run_id=run_id, autoplay=first)
     st.session_state["watch_autoplayed"] = True
     player.legend(PLAYER, chart.parts, shown=present, phone=True)

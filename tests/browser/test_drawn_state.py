@@ -24,7 +24,7 @@ from banditviz_app import runs, state
 from tests.browser import drawn
 from tests.browser.console import ConsoleLog
 from tests.browser.steps import CONTROLS, IDLE, motion_option, open_expander, settle
-from tests.browser.test_journeys_browser import pick
+from tests.browser.test_journeys_browser import go, pick, toggled
 from tests.browser.test_watch_player import DRAWN
 
 pytestmark = pytest.mark.browser
@@ -260,6 +260,73 @@ def test_a_refused_draw_never_leaves_the_words_ahead_of_the_picture(new_context,
     page.evaluate(REFUSE, 0)
     press(page, "step ▶")
     assert_one_round(page, fig, meta, frame + 1)
+
+
+STATE = "() => { const p = window.__bv.players.bv_watch; return [p.frame, p.playing]; }"
+CAMERA = """() => { const e = document.querySelector('.st-key-bv_watch .js-plotly-plot')._fullLayout.scene._scene
+  .getCamera().eye; return [e.x, e.y, e.z]; }"""
+
+
+def test_the_round_on_screen_stays_when_the_chart_is_drawn_again(new_context, server):
+    """The run stays where the person left it when its chart is drawn again: presentation mode turned on (paused) and
+    off (playing: it plays on), the chart drawn anew by Streamlit for the same run (a visit to another page and back,
+    here forced by giving the chart an equal copy of its frames' words), and a visit to another page and back. Before,
+    each of them could send the run back to round 1 and stop it (the player took the same run at another height, or
+    its chart drawn again, for another run)."""
+    query = f"{FAMILIES['regret']}&T=2000&seed=0"
+    fig, meta = computed(query)
+    page = new_context(**LAPTOP).new_page()
+    page.goto(f"{server}/?{query}")
+    page.wait_for_function(READY, timeout=90_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    page.locator(".bv-bar input[type=range]").fill("80")
+    assert_one_round(page, fig, meta, 80)
+    toggled(page, page.locator("[data-testid='stMain']").get_by_text("Presentation mode"), True)
+    assert_one_round(page, *computed(query + "&present=1"), 80)
+    assert page.evaluate(STATE) == [80, False]
+    press(page, "play")
+    page.wait_for_function("() => window.__bv.players.bv_watch.frame > 82")
+    toggled(page, page.locator("[data-testid='stMain']").get_by_text("Presentation mode"), False)
+    frame, playing = page.evaluate(STATE)
+    assert playing and frame > 82, (frame, playing)
+    pause(page)
+    frame = assert_one_round(page, fig, meta)
+    page.evaluate("""() => { const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');
+      gd.layout.meta = JSON.parse(JSON.stringify(gd.layout.meta)); }""")  # the same run's chart, drawn again
+    page.wait_for_timeout(1_200)  # the player looks every 500 ms
+    assert_one_round(page, fig, meta, frame)
+    for title in ("Design", "Compare"):
+        go(page, title)
+        go(page, "Watch")
+        page.wait_for_function(READY, timeout=90_000)
+        assert_one_round(page, fig, meta, frame)
+
+
+def test_a_3d_run_turns_while_it_plays(new_context, server):
+    """A person turns a 3-D run by dragging it while it plays, and the turn stays as the run plays on and when it
+    is paused and stepped. Before, every frame drawn during the drag turned the scene back."""
+    page = new_context(**LAPTOP).new_page()
+    page.goto(f"{server}/?{FAMILIES['regret_3d']}&T=2000&seed=0")
+    page.wait_for_function(READY, timeout=90_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    page.locator(".bv-bar select").select_option("slow")
+    press(page, "play")
+    box = page.locator(CHART).first.bounding_box()
+    x, y = box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.6
+    start, first = page.evaluate(CAMERA), page.evaluate(STATE)[0]
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(20):
+        page.mouse.move(x + 8 * k, y - 2 * k)
+        page.wait_for_timeout(60)
+    page.mouse.up()
+    turned = page.evaluate(CAMERA)
+    assert np.abs(np.subtract(turned, start)).max() > 0.05, (start, turned)
+    page.wait_for_function(f"() => window.__bv.players.bv_watch.frame > {first + 2}")  # frames drawn since the turn
+    pause(page)
+    press(page, "step ▶")
+    page.wait_for_timeout(500)
+    assert np.allclose(page.evaluate(CAMERA), turned, atol=1e-6), (turned, page.evaluate(CAMERA))
 
 
 def _boxes_drawn(page, snapshot, arms_seen) -> list[str]:

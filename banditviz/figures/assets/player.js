@@ -130,7 +130,17 @@
     }
     const data = gd.data.slice();
     frame.traces.forEach((t, j) => { data[t] = merged(gd.data[t], frame.data[j] || {}); });
+    keepCameras(gd);
     return window.Plotly.react(gd, data, gd.layout);
+  }
+  // Each 3-D scene drawn from the camera the person has turned it to: Plotly holds a turn in the scene and writes it
+  // to the layout only when the drag ends, so a frame drawn from the layout during a drag (a playing run) turned
+  // the scene back, and the run could not be turned while it played.
+  function keepCameras(gd) {
+    const full = gd._fullLayout;
+    Object.keys(full).filter((k) => /^scene\d*$/.test(k) && full[k]._scene).forEach((k) => {
+      gd.layout[k] = Object.assign({}, gd.layout[k], {camera: full[k]._scene.getCamera()});
+    });
   }
 
   // Draw frame i on every chart of the container; resolves when Plotly has drawn it. The explanation and the table
@@ -277,6 +287,9 @@
     if (h && (top < 0 || top > window.innerHeight / 2)) h.scrollIntoView({block: 'start'});
   }
 
+  // The same run's frames (rounds, words, tables): a chart Streamlit draws again, or at another height (presentation
+  // mode), is the same run, and keeps the round on screen.
+  const content = (m) => JSON.stringify(m ? [m.rounds, m.explain, m.phase, m.table] : null);
   // A chart that is new (Streamlit replaced it, or a new run) or drawn again by Streamlit (its traces went back to
   // frame 0) is drawn at the frame on screen; panels a rerun replaced are written again.
   function sync() {
@@ -288,8 +301,9 @@
     const n = gds[0]._transitionData._frames.length;
     if (meta !== p.meta || n !== p.n) {
       const first = p.meta === null;
+      const another = !first && (n !== p.n || content(meta) !== content(p.meta));
       p.meta = meta;
-      if (!first || p.frame >= n) p.frame = 0;  // another run in the same player: from its start
+      if (another || p.frame >= n) p.frame = 0;  // another run in the same player: from its start
       p.n = n;
       drawTicks();
       show(p.frame);
