@@ -220,6 +220,15 @@ def test_the_checker_rejects_a_chart_drawn_by_plotlys_fast_path(tab, server):
         print(family, "fast path:", len(bad), "mismatches, e.g.", bad[:3])
 
 
+def watch_page(new_context, server: str, query: str):
+    """A laptop's page of a fresh session on the Watch link ``query``, its player ready and the page idle."""
+    page = new_context(**LAPTOP).new_page()
+    page.goto(f"{server}/?{query}")
+    page.wait_for_function(READY, timeout=90_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    return page
+
+
 # Plotly refuses the next n draws (n < 0: every one), as a chart being replaced or a broken draw would.
 REFUSE = """(n) => {
   const P = window.Plotly;
@@ -240,10 +249,7 @@ def test_a_refused_draw_never_leaves_the_words_ahead_of_the_picture(new_context,
     chart of the last, and stayed so."""
     query = f"{FAMILIES['regret']}&T=2000&seed=0"
     fig, meta = computed(query)
-    page = new_context(**LAPTOP).new_page()
-    page.goto(f"{server}/?{query}")
-    page.wait_for_function(READY, timeout=90_000)
-    page.wait_for_function(IDLE, timeout=60_000)
+    page = watch_page(new_context, server, query)
     frame = assert_one_round(page, fig, meta)
     page.evaluate(REFUSE, 1)
     press(page, "step ▶")
@@ -275,10 +281,7 @@ def test_the_round_on_screen_stays_when_the_chart_is_drawn_again(new_context, se
     its chart drawn again, for another run)."""
     query = f"{FAMILIES['regret']}&T=2000&seed=0"
     fig, meta = computed(query)
-    page = new_context(**LAPTOP).new_page()
-    page.goto(f"{server}/?{query}")
-    page.wait_for_function(READY, timeout=90_000)
-    page.wait_for_function(IDLE, timeout=60_000)
+    page = watch_page(new_context, server, query)
     page.locator(".bv-bar input[type=range]").fill("80")
     assert_one_round(page, fig, meta, 80)
     toggled(page, page.locator("[data-testid='stMain']").get_by_text("Presentation mode"), True)
@@ -305,10 +308,7 @@ def test_the_round_on_screen_stays_when_the_chart_is_drawn_again(new_context, se
 def test_a_3d_run_turns_while_it_plays(new_context, server):
     """A person turns a 3-D run by dragging it while it plays, and the turn stays as the run plays on and when it
     is paused and stepped. Before, every frame drawn during the drag turned the scene back."""
-    page = new_context(**LAPTOP).new_page()
-    page.goto(f"{server}/?{FAMILIES['regret_3d']}&T=2000&seed=0")
-    page.wait_for_function(READY, timeout=90_000)
-    page.wait_for_function(IDLE, timeout=60_000)
+    page = watch_page(new_context, server, f"{FAMILIES['regret_3d']}&T=2000&seed=0")
     page.locator(".bv-bar select").select_option("slow")
     press(page, "play")
     box = page.locator(CHART).first.bounding_box()
