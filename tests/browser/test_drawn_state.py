@@ -25,22 +25,21 @@ from tests.browser import drawn
 from tests.browser.console import ConsoleLog
 from tests.browser.steps import CONTROLS, IDLE, motion_option, open_expander, settle
 from tests.browser.test_journeys_browser import go, pick, toggled
-from tests.browser.test_watch_player import DRAWN
+from tests.browser.test_watch_player import CHART, DRAWN, LAPTOP, SLIDER, STATE
 
 pytestmark = pytest.mark.browser
 
-LAPTOP = {"width": 1366, "height": 768}
-CHART = ".st-key-bv_watch .js-plotly-plot"
 READY = "() => { const p = window.__bv && window.__bv.players.bv_watch; return !!(p && p.n); }"
-# What the page says about the round on screen: the explanation, the per-arm table, the bar's label and slider.
+# What the page says about the round on screen: the explanation, the per-arm table, the bar's label and slider (each
+# empty while a rerun has not drawn it yet, so that a poll goes on through a rerun).
 ON_SCREEN = """() => {
   const ex = document.querySelector('.bv-explain'), tb = document.querySelector('.bv-table tbody');
-  const slider = document.querySelector('.bv-bar input[type=range]');
+  const slider = document.querySelector('.bv-bar input[type=range]'), bar = document.querySelector('.bv-round');
   return {at: ex ? ex.querySelector('.bv-at').textContent : '', phase: ex ? ex.querySelector('.bv-phase').textContent
           : '', said: ex ? Array.from(ex.querySelectorAll('li'), (li) => li.textContent) : [],
           rows: tb ? Array.from(tb.rows, (r) => Array.from(r.cells, (c) => c.textContent)) : [],
-          slider: slider ? Number(slider.value) : null, label: document.querySelector('.bv-round').textContent,
-          playing: !!(window.__bv.players.bv_watch || {}).playing};
+          slider: slider ? Number(slider.value) : null, label: bar ? bar.textContent : '',
+          playing: !!((window.__bv && window.__bv.players.bv_watch) || {}).playing};
 }"""
 FAMILIES = {
     "regret": "preset=default&alg=pareto_ucb1",
@@ -160,7 +159,7 @@ def drive(page, fig: dict, meta: dict, rng: random.Random) -> None:
     press(page, "◀ step")
     assert_one_round(page, fig, meta, max(frame - 1, 0))
     for want in sorted(rng.sample(range(1, n - 1), 2)):
-        page.locator(".bv-bar input[type=range]").fill(str(want))
+        page.locator(SLIDER).fill(str(want))
         assert_one_round(page, fig, meta, want)
     page.evaluate("() => document.activeElement.blur()")  # the keys act when no text field has the focus
     page.keyboard.press("End")
@@ -189,7 +188,7 @@ def test_every_frame_reached_is_drawn_as_computed(tab, server, family):
     page.wait_for_timeout(rng.randint(300, 1500))  # autoplay (a first visit) or not: stop somewhere
     drive(page, fig, meta, rng)
     if family in RERUN:  # a rerun that keeps the run (the Task menu changed, no Run): the same round stays
-        page.locator(".bv-bar input[type=range]").fill(str(n // 3))
+        page.locator(SLIDER).fill(str(n // 3))
         assert_one_round(page, fig, meta, n // 3)
         open_expander(page, CONTROLS)
         pick(page, "Task", "Identify the Pareto front")
@@ -268,7 +267,6 @@ def test_a_refused_draw_never_leaves_the_words_ahead_of_the_picture(new_context,
     assert_one_round(page, fig, meta, frame + 1)
 
 
-STATE = "() => { const p = window.__bv.players.bv_watch; return [p.frame, p.playing]; }"
 CAMERA = """() => { const e = document.querySelector('.st-key-bv_watch .js-plotly-plot')._fullLayout.scene._scene
   .getCamera().eye; return [e.x, e.y, e.z]; }"""
 
@@ -282,16 +280,18 @@ def test_the_round_on_screen_stays_when_the_chart_is_drawn_again(new_context, se
     query = f"{FAMILIES['regret']}&T=2000&seed=0"
     fig, meta = computed(query)
     page = watch_page(new_context, server, query)
-    page.locator(".bv-bar input[type=range]").fill("80")
+    page.locator(SLIDER).fill("80")
     assert_one_round(page, fig, meta, 80)
     toggled(page, page.locator("[data-testid='stMain']").get_by_text("Presentation mode"), True)
     assert_one_round(page, *computed(query + "&present=1"), 80)
-    assert page.evaluate(STATE) == [80, False]
+    now = page.evaluate(STATE)
+    assert (now["frame"], now["playing"]) == (80, False), now
     press(page, "play")
     page.wait_for_function("() => window.__bv.players.bv_watch.frame > 82")
     toggled(page, page.locator("[data-testid='stMain']").get_by_text("Presentation mode"), False)
-    frame, playing = page.evaluate(STATE)
-    assert playing and frame > 82, (frame, playing)
+    page.wait_for_function(READY)
+    now = page.evaluate(STATE)
+    assert now["playing"] and now["frame"] > 82, now
     pause(page)
     frame = assert_one_round(page, fig, meta)
     page.evaluate("""() => { const gd = document.querySelector('.st-key-bv_watch .js-plotly-plot');
@@ -313,7 +313,7 @@ def test_a_3d_run_turns_while_it_plays(new_context, server):
     press(page, "play")
     box = page.locator(CHART).first.bounding_box()
     x, y = box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.6
-    start, first = page.evaluate(CAMERA), page.evaluate(STATE)[0]
+    start, first = page.evaluate(CAMERA), page.evaluate(STATE)["frame"]
     page.mouse.move(x, y)
     page.mouse.down()
     for k in range(20):
@@ -387,7 +387,7 @@ def test_every_box_is_on_screen_from_the_first_round(tab, server):
     page.wait_for_function(READY, timeout=90_000)
     pause(page)
     for frame in range(10):
-        page.locator(".bv-bar input[type=range]").fill(str(frame))
+        page.locator(SLIDER).fill(str(frame))
         snap = trace.snapshots[frame]
         seen = np.flatnonzero(np.isfinite(snap.estimates).all(axis=1))
         assert len(seen) == frame + 1

@@ -10,11 +10,10 @@ import pytest
 
 from tests.browser.steps import IDLE, steady
 from tests.browser.test_drawn_state import assert_one_round, computed
-from tests.browser.test_watch_player import CHART, FAMILIES, FIT_STATE, SLIDER, STATE, fitted_boxes
+from tests.browser.test_watch_player import CHART, FAMILIES, FIT_STATE, LAPTOP, SLIDER, STATE, fitted_boxes
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 768, "height": 1024}
-LAPTOP = {"width": 1366, "height": 768}
 # 200 arms (88 s here) left to the laptop and projector: the stacked layout labelled its arms by `arm_step` already
 CASES = {**{f: (q, "") for f, q in FAMILIES.items() if f != "many_arms"},
          "race": ("preset=default&alg=pareto_ucb1&race=pareto_ts", ""),
